@@ -1,0 +1,8 @@
+//! The Ataxx bot: one Botzone turn on stdin, one move on stdout. See `ataxx --help`.
+
+use botzone_games::ataxx::Position;
+use botzone_games::bot;
+
+fn main() {
+    bot::main::<Position>(bot::generic_engines())
+}

@@ -1,0 +1,8 @@
+//! The Dots-and-Boxes (Pencil) bot: one Botzone turn on stdin, one move on stdout. See `dots --help`.
+
+use botzone_games::dots::Position;
+use botzone_games::bot;
+
+fn main() {
+    bot::main::<Position>(bot::generic_engines())
+}

@@ -1,0 +1,8 @@
+//! The NoGo bot: one Botzone turn on stdin, one move on stdout. See `nogo --help`.
+
+use botzone_games::nogo::Position;
+use botzone_games::bot;
+
+fn main() {
+    bot::main::<Position>(bot::generic_engines())
+}

@@ -1,0 +1,8 @@
+//! Ataxx (同化棋) on Botzone's 7x7 board.
+
+mod bitboard;
+mod board;
+mod io;
+
+pub use bitboard::{Bitboard, Square};
+pub use board::{Move, Position, MOVE_CAP};

@@ -1,0 +1,230 @@
+//! Dots-and-Boxes rules: drawing the fourth side of a box scores it and keeps the turn.
+//!
+//! Edges are two 30-bit words (seed 004):
+//! ```text
+//!   H (horizontal): 6 rows of 5,  bit 5*row + col       o-0-o-1-o-2-o-3-o-4-o
+//!   V (vertical):   5 rows of 6,  bit 6*row + col       |   |   |   |   |   |
+//!                                                       0   1   2   3   4   5
+//! ```
+//! An [`Edge`] numbers them 0..30 for H and 30..60 for V. Box (bx, by) has top H
+//! `5*by+bx`, bottom H `5*(by+1)+bx`, left V `6*by+bx`, right V `6*by+bx+1`.
+
+use crate::game::{Game, Outcome, Player};
+use std::fmt;
+
+/// An edge index: 0..30 horizontal, 30..60 vertical.
+pub type Edge = u8;
+pub const EDGES: usize = 60;
+pub const BOXES: usize = 25;
+const H_EDGES: u8 = 30;
+
+/// The (H, V) edge masks of each box.
+const fn box_masks() -> [(u32, u32); BOXES] {
+    let mut t = [(0, 0); BOXES];
+    let mut b = 0;
+    while b < BOXES {
+        let (bx, by) = ((b % 5) as u32, (b / 5) as u32);
+        t[b] = (1 << (5 * by + bx) | 1 << (5 * (by + 1) + bx), 1 << (6 * by + bx) | 1 << (6 * by + bx + 1));
+        b += 1;
+    }
+    t
+}
+const BOX_MASKS: [(u32, u32); BOXES] = box_masks();
+
+/// The boxes (at most two) each edge borders, as a 25-bit mask.
+const fn edge_boxes() -> [u32; EDGES] {
+    let mut t = [0u32; EDGES];
+    let mut b = 0;
+    while b < BOXES {
+        let (h, v) = BOX_MASKS[b];
+        let mut e = 0;
+        while e < EDGES {
+            let on = if e < 30 { h >> e & 1 } else { v >> (e - 30) & 1 };
+            if on != 0 {
+                t[e] |= 1 << b;
+            }
+            e += 1;
+        }
+        b += 1;
+    }
+    t
+}
+const EDGE_BOXES: [u32; EDGES] = edge_boxes();
+const _: () = assert!(EDGE_BOXES[0].count_ones() == 1 && EDGE_BOXES[5].count_ones() == 2);
+
+const FULL_EDGES: u32 = (1 << 30) - 1;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    h: u32,
+    v: u32,
+    /// Boxes taken by each side, one bit per box (5*by + bx).
+    boxes: [u32; 2],
+    to_move: Player,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl Position {
+    pub fn start() -> Position {
+        Position { h: 0, v: 0, boxes: [0; 2], to_move: Player::First }
+    }
+
+    pub fn is_drawn(&self, e: Edge) -> bool {
+        if e < H_EDGES {
+            self.h >> e & 1 != 0
+        } else {
+            self.v >> (e - H_EDGES) & 1 != 0
+        }
+    }
+    pub fn score(&self, player: Player) -> u32 {
+        self.boxes[player.index()].count_ones()
+    }
+    pub fn drawn_count(&self) -> u32 {
+        self.h.count_ones() + self.v.count_ones()
+    }
+    /// The two 30-bit edge words (H, V).
+    pub fn edge_words(&self) -> (u32, u32) {
+        (self.h, self.v)
+    }
+
+    /// How many sides of box `b` are drawn.
+    pub fn box_sides(&self, b: usize) -> u32 {
+        let (h, v) = BOX_MASKS[b];
+        (self.h & h).count_ones() + (self.v & v).count_ones()
+    }
+
+    /// How many boxes drawing `e` would complete (0, 1 or 2).
+    pub fn boxes_completed_by(&self, e: Edge) -> u32 {
+        let mut n = 0;
+        let mut around = EDGE_BOXES[e as usize];
+        while around != 0 {
+            let b = around.trailing_zeros() as usize;
+            around &= around - 1;
+            n += u32::from(self.box_sides(b) == 3);
+        }
+        n
+    }
+
+    pub fn check(&self, e: Edge) -> Result<(), String> {
+        if e as usize >= EDGES {
+            return Err("edge off the board".into());
+        }
+        if self.is_drawn(e) {
+            return Err("edge already drawn".into());
+        }
+        Ok(())
+    }
+
+    pub fn try_play(&mut self, e: Edge) -> Result<(), String> {
+        self.check(e)?;
+        self.draw(e);
+        Ok(())
+    }
+
+    fn draw(&mut self, e: Edge) {
+        if e < H_EDGES {
+            self.h |= 1 << e;
+        } else {
+            self.v |= 1 << (e - H_EDGES);
+        }
+        let mut completed = 0;
+        let mut around = EDGE_BOXES[e as usize];
+        while around != 0 {
+            let b = around.trailing_zeros() as usize;
+            around &= around - 1;
+            if self.box_sides(b) == 4 {
+                completed |= 1 << b;
+            }
+        }
+        if completed == 0 {
+            self.to_move = self.to_move.other();
+        } else {
+            self.boxes[self.to_move.index()] |= completed;
+        }
+    }
+}
+
+impl Game for Position {
+    type Move = Edge;
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Edge>) {
+        moves.clear();
+        let mut free = !self.h & FULL_EDGES;
+        while free != 0 {
+            moves.push(free.trailing_zeros() as Edge);
+            free &= free - 1;
+        }
+        let mut free = !self.v & FULL_EDGES;
+        while free != 0 {
+            moves.push(free.trailing_zeros() as Edge + H_EDGES);
+            free &= free - 1;
+        }
+    }
+
+    fn play(&mut self, e: Edge) {
+        debug_assert_eq!(self.check(e), Ok(()));
+        self.draw(e);
+    }
+
+    /// The game ends when every edge is drawn; 25 boxes leave no draw.
+    fn outcome(&self) -> Option<Outcome> {
+        if self.h != FULL_EDGES || self.v != FULL_EDGES {
+            return None;
+        }
+        let (a, b) = (self.score(Player::First), self.score(Player::Second));
+        Some(if a > b {
+            Outcome::Win(Player::First)
+        } else if b > a {
+            Outcome::Win(Player::Second)
+        } else {
+            Outcome::Draw
+        })
+    }
+}
+
+impl fmt::Display for Position {
+    /// Botzone's 11x11 grid: `+` dots, `-` and `|` drawn edges, `R`/`B` boxes of
+    /// the first (red) and second (blue) player.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "   0 1 2 3 4 5 6 7 8 9 10")?;
+        for y in 0..11u8 {
+            write!(f, "{y:>2}")?;
+            for x in 0..11u8 {
+                let c = match (x % 2, y % 2) {
+                    (0, 0) => '+',
+                    (1, 1) => {
+                        let b = 5 * (y / 2) + x / 2;
+                        if self.boxes[0] >> b & 1 != 0 {
+                            'R'
+                        } else if self.boxes[1] >> b & 1 != 0 {
+                            'B'
+                        } else {
+                            ' '
+                        }
+                    }
+                    (1, 0) => if self.is_drawn(5 * (y / 2) + x / 2) { '-' } else { ' ' },
+                    _ => if self.is_drawn(H_EDGES + 6 * (y / 2) + x / 2) { '|' } else { ' ' },
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        let side = if self.to_move == Player::First { "red" } else { "blue" };
+        write!(
+            f,
+            "{} edges drawn, {side} to move, red {} blue {}",
+            self.drawn_count(),
+            self.score(Player::First),
+            self.score(Player::Second)
+        )
+    }
+}

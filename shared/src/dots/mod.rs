@@ -1,0 +1,6 @@
+//! Dots-and-Boxes as Botzone's "Pencil" (点格棋): 6x6 dots, 5x5 boxes, 60 edges.
+
+mod board;
+mod io;
+
+pub use board::{Edge, Position, BOXES, EDGES};

@@ -1,0 +1,68 @@
+//! The small interface that search code uses without knowing the game.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The two sides. `First` moves first: Black in Ataxx and NoGo, Red in Pencil.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    pub const BOTH: [Player; 2] = [Player::First, Player::Second];
+
+    pub const fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    pub const fn index(self) -> usize {
+        match self {
+            Player::First => 0,
+            Player::Second => 1,
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    Win(Player),
+    Draw,
+}
+
+impl Outcome {
+    /// 1 for a win of `player`, 0.5 for a draw, 0 for a loss.
+    pub fn reward(self, player: Player) -> f64 {
+        match self {
+            Outcome::Win(p) if p == player => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// A position of a two-player game with perfect information.
+///
+/// Positions are values: `play` changes this one, callers clone to keep the old one.
+/// Search must compare `to_move` before and after a move instead of assuming that
+/// sides alternate: in Dots-and-Boxes completing a box keeps the turn.
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// The side whose move it is (meaningless once `outcome` is `Some`).
+    fn to_move(&self) -> Player;
+
+    /// Clears `moves` and fills it with every legal move (empty when the game is over).
+    fn legal_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays a move that `legal_moves` produced. Unchecked beyond `debug_assert!`.
+    fn play(&mut self, mv: Self::Move);
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+}

@@ -1,0 +1,9 @@
+//! NoGo (不围棋) on a 9x9 board: capturing and suicide are both illegal, and the side
+//! left without a legal move loses.
+
+mod bitboard;
+mod board;
+mod io;
+
+pub use bitboard::{Bitboard, Point};
+pub use board::{Position, CENTRE};

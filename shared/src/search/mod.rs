@@ -1,0 +1,26 @@
+//! Search engines, generic over [`Game`]: one file per algorithm.
+
+pub mod clock;
+pub mod mcts;
+pub mod parallel;
+pub mod random;
+
+pub use clock::{Budget, Deadline};
+
+use crate::game::Game;
+
+/// What a search returns: the move to play and a one-line summary for Botzone's `debug`.
+#[derive(Debug, Clone)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub summary: String,
+    /// Root statistics `(move, visits, mean value for the side to move)`, where the
+    /// engine has them; root parallelism merges these.
+    pub root_stats: Vec<(M, u64, f64)>,
+}
+
+/// A search algorithm with its settings.
+pub trait Engine<G: Game>: Send {
+    /// Chooses one of `root_moves` (non-empty, all legal in `game`).
+    fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move>;
+}
