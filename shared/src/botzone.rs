@@ -27,6 +27,12 @@ pub trait BotzoneGame: Game + fmt::Display {
     /// Plays `mv` if it is legal here, else says why not.
     fn try_play(&mut self, mv: Self::Move) -> Result<(), String>;
 
+    /// The request that tells the next player about `mv` (`None`: a pass or the start).
+    /// Pencil adds `pass: 1` when the sender moves again and the receiver must pass.
+    fn request_json(mv: Option<Self::Move>, _sender_moves_again: bool) -> Value {
+        Self::json_move(mv)
+    }
+
     /// Whether a request object claims that its sender moves again (Pencil's `pass: 1`).
     fn request_claims_extra_turn(_request: &Value) -> Option<bool> {
         None
@@ -396,5 +402,89 @@ pub fn parse_request_line<G: BotzoneGame>(
             let value: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
             Ok((G::parse_json_move(&value)?, G::request_claims_extra_turn(&value)))
         }
+    }
+}
+
+/// A game as the Botzone platform runs it: the two players are asked strictly in turn,
+/// each request carries the other player's last answer, and in Pencil a player whose
+/// opponent keeps the turn must answer with a pass. The arena judges with this, and
+/// tests use it to write histories.
+#[derive(Debug, Clone)]
+pub struct Transcript<G: BotzoneGame> {
+    game: G,
+    requests: [Vec<Value>; 2],
+    responses: [Vec<Value>; 2],
+    asked: Player,
+    moves: Vec<G::Move>,
+}
+
+impl<G: BotzoneGame> Default for Transcript<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: BotzoneGame> Transcript<G> {
+    pub fn new() -> Transcript<G> {
+        Transcript {
+            game: G::start(),
+            requests: [vec![G::request_json(None, false)], Vec::new()],
+            responses: [Vec::new(), Vec::new()],
+            asked: Player::First,
+            moves: Vec::new(),
+        }
+    }
+
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+    /// Every move played, in order (passes left out).
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+    /// The player the platform asks next.
+    pub fn asked(&self) -> Player {
+        self.asked
+    }
+    /// Whether the asked player must pass (Pencil, after the opponent completed a box).
+    pub fn must_pass(&self) -> bool {
+        self.game.to_move() != self.asked
+    }
+    /// How many answers `player` has given.
+    pub fn answers(&self, player: Player) -> usize {
+        self.responses[player.index()].len()
+    }
+
+    /// The full JSON input the asked player gets now.
+    pub fn input(&self) -> Value {
+        let i = self.asked.index();
+        json!({"requests": self.requests[i], "responses": self.responses[i]})
+    }
+
+    /// This turn's request alone (what a kept-running bot reads).
+    pub fn last_request(&self) -> &Value {
+        self.requests[self.asked.index()].last().expect("the asked player always has a request")
+    }
+
+    /// Records the asked player's answer, or says why the judge rejects it.
+    pub fn answer(&mut self, answer: Option<G::Move>) -> Result<(), String> {
+        if self.game.outcome().is_some() {
+            return Err("the game is over".into());
+        }
+        match (answer, self.must_pass()) {
+            (None, false) => return Err("answered with a pass but it had to move".into()),
+            (Some(_), true) => return Err("moved but had to pass: the opponent moves again".into()),
+            (Some(mv), false) => {
+                self.game.try_play(mv)?;
+                self.moves.push(mv);
+            }
+            (None, true) => {}
+        }
+        let me = self.asked;
+        self.responses[me.index()].push(G::json_move(answer));
+        let again = self.game.outcome().is_none() && self.game.to_move() == me;
+        self.requests[me.other().index()].push(G::request_json(answer, again));
+        self.asked = me.other();
+        Ok(())
     }
 }

@@ -57,6 +57,11 @@ impl BotzoneGame for Position {
         Position::try_play(self, e)
     }
 
+    fn request_json(e: Option<Edge>, sender_moves_again: bool) -> Value {
+        let (x, y) = e.map_or((-1, -1), grid);
+        json!({"x": x, "y": y, "pass": u8::from(sender_moves_again)})
+    }
+
     fn request_claims_extra_turn(request: &Value) -> Option<bool> {
         match request.get("pass")?.as_i64()? {
             0 => Some(false),
