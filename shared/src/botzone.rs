@@ -328,7 +328,7 @@ impl<G: BotzoneGame> Match<G> {
                 return Err(InputError::Illegal {
                     turn: k,
                     entry: Entry::Request,
-                    mv: format!("{:?}", request),
+                    mv: G::json_move(request).to_string(),
                     reason: format!(
                         "pass flag is {} but the opponent {} move again",
                         claim as u8,
