@@ -27,7 +27,11 @@ pub fn generic_engines<G: Game>() -> Vec<EngineSpec<G>> {
             about: "plain UCT, C = sqrt(2), uniformly random playouts (the seeds' baseline)",
             make: |seed| Box::new(Uct::new(UctConfig::default(), seed)),
         },
-        EngineSpec { name: "random", about: "a uniformly random legal move", make: |seed| Box::new(RandomMover::new(seed)) },
+        EngineSpec {
+            name: "random",
+            about: "a uniformly random legal move",
+            make: |seed| Box::new(RandomMover::new(seed)),
+        },
     ]
 }
 
@@ -100,9 +104,8 @@ impl From<io::Error> for BotError {
 pub fn main<G: BotzoneGame>(engines: Vec<EngineSpec<G>>) -> ! {
     let start = Instant::now();
     let names: Vec<String> = engines.iter().map(|e| format!("  {:<8} {}", e.name, e.about)).collect();
-    let command = <Args as clap::CommandFactory>::command()
-        .name(G::NAME)
-        .after_help(format!("Engines:\n{}", names.join("\n")));
+    let command =
+        <Args as clap::CommandFactory>::command().name(G::NAME).after_help(format!("Engines:\n{}", names.join("\n")));
     let args = match command.try_get_matches().and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m)) {
         Ok(args) => args,
         Err(e) => e.exit(),
@@ -197,14 +200,13 @@ pub fn run<G: BotzoneGame>(
             game_match = Match::rebuild(&turn)?;
             continue;
         }
-        let (request, claim) = botzone::parse_request_line::<G>(format, &line).map_err(|reason| {
-            InputError::Illegal {
+        let (request, claim) =
+            botzone::parse_request_line::<G>(format, &line).map_err(|reason| InputError::Illegal {
                 turn: game_match.turn,
                 entry: botzone::Entry::Request,
                 mv: line.chars().take(60).collect(),
                 reason,
-            }
-        })?;
+            })?;
         game_match.apply_request(request, claim)?;
     }
 }

@@ -173,8 +173,7 @@ fn clip(s: &str) -> String {
 }
 
 fn parse_json_turn<G: BotzoneGame>(line: &str) -> Result<Turn<G::Move>, InputError> {
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| syntax(format!("invalid JSON: {e}")))?;
+    let value: Value = serde_json::from_str(line).map_err(|e| syntax(format!("invalid JSON: {e}")))?;
     let object = value.as_object().ok_or_else(|| syntax("the input is not a JSON object"))?;
     let list = |key: &str| -> Result<&Vec<Value>, InputError> {
         object
@@ -234,9 +233,8 @@ fn parse_simple_turn<G: BotzoneGame>(
     first: &str,
     more_lines: &mut dyn FnMut() -> Option<String>,
 ) -> Result<Turn<G::Move>, InputError> {
-    let n: usize = first
-        .parse()
-        .map_err(|_| syntax(format!("expected a JSON object or a turn count, got {:?}", clip(first))))?;
+    let n: usize =
+        first.parse().map_err(|_| syntax(format!("expected a JSON object or a turn count, got {:?}", clip(first))))?;
     if n == 0 || n > 10_000 {
         return Err(syntax(format!("turn count {n} out of range 1..=10000")));
     }
@@ -244,9 +242,8 @@ fn parse_simple_turn<G: BotzoneGame>(
     let mut responses = Vec::with_capacity(n);
     for k in 0..2 * n - 1 {
         let (turn, entry) = (k / 2, if k % 2 == 0 { Entry::Request } else { Entry::Response });
-        let line = more_lines().ok_or_else(|| {
-            syntax(format!("input ends after {k} of the {} move lines", 2 * n - 1))
-        })?;
+        let line =
+            more_lines().ok_or_else(|| syntax(format!("input ends after {k} of the {} move lines", 2 * n - 1)))?;
         let mv = parse_simple_line::<G>(&line).map_err(|reason| InputError::Illegal {
             turn,
             entry,
@@ -361,10 +358,9 @@ impl<G: BotzoneGame> Match<G> {
             return Err(InputError::GameOver { turn });
         }
         match mv {
-            None if self.game.to_move() == by => Err(illegal(
-                G::json_move(None).to_string(),
-                "a pass, but it is this side's move".into(),
-            )),
+            None if self.game.to_move() == by => {
+                Err(illegal(G::json_move(None).to_string(), "a pass, but it is this side's move".into()))
+            }
             None => Ok(()),
             Some(mv) if self.game.to_move() != by => {
                 Err(illegal(G::json_move(Some(mv)).to_string(), "played out of turn".into()))

@@ -58,7 +58,8 @@ impl NaiveAtaxx {
         let mnum = self.snapshots.len(); // this move would be move number m
         let s_prev = self.snapshots[mnum - 1];
         let s_new = self.placed(m);
-        (0..mnum.saturating_sub(2)).any(|i| i + 3 <= mnum && self.snapshots[i] == s_prev && self.snapshots[i + 1] == s_new)
+        (0..mnum.saturating_sub(2))
+            .any(|i| i + 3 <= mnum && self.snapshots[i] == s_prev && self.snapshots[i + 1] == s_new)
     }
     fn legal(&self) -> Vec<(usize, usize, usize, usize)> {
         if self.outcome().is_some() {
@@ -227,7 +228,11 @@ fn nogo_legal_points_match_the_rule_text_for_both_sides() {
                 let legal = ours.legal_points(player);
                 for p in 0..81u8 {
                     let (x, y) = nogo::Bitboard::coords(p);
-                    assert_eq!(legal.contains(p), naive_nogo_legal(&stones, c, x as usize, y as usize), "point ({x},{y}) colour {c}\n{ours}");
+                    assert_eq!(
+                        legal.contains(p),
+                        naive_nogo_legal(&stones, c, x as usize, y as usize),
+                        "point ({x},{y}) colour {c}\n{ours}"
+                    );
                 }
             }
             let mut moves = Vec::new();

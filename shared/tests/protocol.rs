@@ -156,10 +156,7 @@ fn pass_when_a_move_is_due_is_an_error() {
 #[test]
 fn keep_running_answers_every_turn_with_the_marker() {
     // Three turns: the full first input, then one request per line.
-    let input = concat!(
-        r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#,
-        "\n"
-    );
+    let input = concat!(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#, "\n");
     let (status, out) = run_bot::<nogo::Position>(&["--nodes", "40", "--seed", "5", "--keep-running"], input);
     status.unwrap();
     let first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();

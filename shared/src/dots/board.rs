@@ -211,8 +211,20 @@ impl fmt::Display for Position {
                             ' '
                         }
                     }
-                    (1, 0) => if self.is_drawn(5 * (y / 2) + x / 2) { '-' } else { ' ' },
-                    _ => if self.is_drawn(H_EDGES + 6 * (y / 2) + x / 2) { '|' } else { ' ' },
+                    (1, 0) => {
+                        if self.is_drawn(5 * (y / 2) + x / 2) {
+                            '-'
+                        } else {
+                            ' '
+                        }
+                    }
+                    _ => {
+                        if self.is_drawn(H_EDGES + 6 * (y / 2) + x / 2) {
+                            '|'
+                        } else {
+                            ' '
+                        }
+                    }
                 };
                 write!(f, " {c}")?;
             }

@@ -57,7 +57,7 @@ impl Budget {
         if self.max_iterations.is_some_and(|max| iterations >= max) {
             return true;
         }
-        iterations % Self::CLOCK_INTERVAL == 0 && self.deadline.expired()
+        iterations.is_multiple_of(Self::CLOCK_INTERVAL) && self.deadline.expired()
     }
 }
 

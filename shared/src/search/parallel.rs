@@ -35,10 +35,8 @@ pub fn search_parallel<G: Game>(
         return engines[0].search(game, root_moves, budget);
     }
     let results: Vec<SearchResult<G::Move>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = engines
-            .iter_mut()
-            .map(|engine| scope.spawn(move || engine.search(game, root_moves, budget)))
-            .collect();
+        let handles: Vec<_> =
+            engines.iter_mut().map(|engine| scope.spawn(move || engine.search(game, root_moves, budget))).collect();
         handles.into_iter().map(|h| h.join().expect("search thread panicked")).collect()
     });
     let stats: Vec<_> = results.iter().map(|r| r.root_stats.clone()).collect();
