@@ -44,6 +44,11 @@ pub trait BotzoneGame: Game + fmt::Display {
         false
     }
 
+    /// Whether a random opening may use this move (Pencil: only edges that take no box).
+    fn fits_random_opening(&self, _mv: Self::Move) -> bool {
+        true
+    }
+
     /// Every response the judge accepts (moves, not pass) — for `--legal`.
     fn legal_responses(&self) -> Vec<Self::Move> {
         let mut moves = Vec::new();

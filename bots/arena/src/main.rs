@@ -1,1 +1,185 @@
-fn main() {}
+//! `arena`: a local Botzone judge. Matches between any two Botzone-protocol programs with
+//! time limits, Elo and records; replays of logged games; a human against a bot.
+
+mod human;
+mod judge;
+mod replay;
+mod runner;
+mod stats;
+mod tournament;
+
+use botzone_games::botzone::BotzoneGame;
+use botzone_games::game::Player;
+use botzone_games::{ataxx, dots, nogo};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use runner::BotSpec;
+use std::path::PathBuf;
+use std::time::Duration;
+use tournament::{run_match, MatchConfig};
+
+#[derive(Parser)]
+#[command(name = "arena", about = "A local Botzone judge for Ataxx, NoGo and Dots-and-Boxes (Pencil)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// A match of Ataxx games between bots A and B.
+    Ataxx(MatchArgs),
+    /// A match of NoGo games between bots A and B.
+    Nogo(MatchArgs),
+    /// A match of Pencil (Dots-and-Boxes) games between bots A and B.
+    Dots(MatchArgs),
+    /// Show a logged game move by move.
+    Replay {
+        /// A log written by --log.
+        file: PathBuf,
+        /// Which game (its "game" number); default: the first in the file.
+        #[arg(long)]
+        game: Option<usize>,
+    },
+    /// Play against a bot in the terminal.
+    Play {
+        #[arg(value_enum)]
+        game: GameName,
+        /// The bot's command line.
+        #[arg(long)]
+        bot: String,
+        /// Your side: black (first) or white (second); in Pencil black is red.
+        #[arg(long, value_enum, default_value = "black")]
+        human: Side,
+        /// The bot's limit per turn (first turn: twice this).
+        #[arg(long, default_value_t = 1000)]
+        time_ms: u64,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GameName {
+    Ataxx,
+    Nogo,
+    Dots,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Side {
+    Black,
+    White,
+}
+
+#[derive(Args)]
+struct MatchArgs {
+    /// Bot A's command line.
+    #[arg(long)]
+    a: String,
+    /// Bot B's command line.
+    #[arg(long)]
+    b: String,
+    /// Number of games (pairs share an opening, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Wall-clock limit per turn in ms; each bot's first turn gets twice this.
+    #[arg(long, default_value_t = 1000)]
+    time_ms: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies before the bots take over (Pencil: only edges that take no box).
+    #[arg(long, default_value_t = 0)]
+    openings: usize,
+    /// Write one JSON line per game to this file.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Keep bot A running between turns (Botzone keep-running mode).
+    #[arg(long)]
+    keep_running_a: bool,
+    /// Keep bot B running between turns.
+    #[arg(long)]
+    keep_running_b: bool,
+    /// Stop early on an SPRT decision between Elo hypotheses "elo0,elo1".
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn run_match_command<G: BotzoneGame>(args: MatchArgs) -> Result<(), String> {
+    let sprt = match &args.sprt {
+        None => None,
+        Some(text) => {
+            let (e0, e1) = text.split_once(',').ok_or("--sprt takes elo0,elo1")?;
+            let parse = |s: &str| s.trim().parse::<f64>().map_err(|_| format!("--sprt: {s:?} is not a number"));
+            Some(stats::Sprt { elo0: parse(e0)?, elo1: parse(e1)? })
+        }
+    };
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let cfg = MatchConfig {
+        a: BotSpec::parse(&args.a, args.keep_running_a)?,
+        b: BotSpec::parse(&args.b, args.keep_running_b)?,
+        a_command: args.a.clone(),
+        b_command: args.b.clone(),
+        games: args.games,
+        limit: Duration::from_millis(args.time_ms),
+        jobs: args.jobs,
+        seed: args.seed,
+        openings: args.openings,
+        log: args.log,
+        sprt,
+        progress: !args.quiet,
+    };
+    eprintln!("{}: A = {}  vs  B = {}, {} games, {} ms per turn", G::NAME, args.a, args.b, args.games, args.time_ms);
+    let summary = run_match::<G>(&cfg).map_err(|e| format!("cannot write the log: {e}"))?;
+    if args.json {
+        println!("{}", summary.to_json());
+    } else {
+        print!("{}", summary.to_text());
+    }
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Ataxx(a) => run_match_command::<ataxx::Position>(a),
+        Command::Nogo(a) => run_match_command::<nogo::Position>(a),
+        Command::Dots(a) => run_match_command::<dots::Position>(a),
+        Command::Replay { file, game } => {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            print!("{}", replay::replay(&text, game)?);
+            Ok(())
+        }
+        Command::Play { game, bot, human, time_ms } => {
+            let spec = BotSpec::parse(&bot, false)?;
+            let human = match human {
+                Side::Black => Player::First,
+                Side::White => Player::Second,
+            };
+            let limit = Duration::from_millis(time_ms);
+            let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+            let (mut input, mut output) = (stdin.lock(), stdout.lock());
+            match game {
+                GameName::Ataxx => human::play::<ataxx::Position>(spec, human, limit, &mut input, &mut output),
+                GameName::Nogo => human::play::<nogo::Position>(spec, human, limit, &mut input, &mut output),
+                GameName::Dots => human::play::<dots::Position>(spec, human, limit, &mut input, &mut output),
+            }
+            .map_err(|e| format!("I/O error: {e}"))
+        }
+    }
+}
+
+fn main() {
+    if let Err(e) = run(Cli::parse()) {
+        eprintln!("arena: {e}");
+        std::process::exit(2);
+    }
+}

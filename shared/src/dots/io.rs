@@ -62,6 +62,10 @@ impl BotzoneGame for Position {
         json!({"x": x, "y": y, "pass": u8::from(sender_moves_again)})
     }
 
+    fn fits_random_opening(&self, e: Edge) -> bool {
+        self.boxes_completed_by(e) == 0
+    }
+
     fn request_claims_extra_turn(request: &Value) -> Option<bool> {
         match request.get("pass")?.as_i64()? {
             0 => Some(false),

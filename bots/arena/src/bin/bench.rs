@@ -47,7 +47,10 @@ fn main() {
         let t = Instant::now();
         let leaves = start.perft(depth);
         let s = t.elapsed().as_secs_f64();
-        println!("ataxx perft {depth}: {leaves} leaves in {s:.3} s ({:.1} M leaves/s, bulk counting)", leaves as f64 / s / 1e6);
+        println!(
+            "ataxx perft {depth}: {leaves} leaves in {s:.3} s ({:.1} M leaves/s, bulk counting)",
+            leaves as f64 / s / 1e6
+        );
     }
     println!("random playouts per second (one core):");
     println!("  ataxx {:>10.0}", playouts_per_second::<ataxx::Position>(1.0));

@@ -1,0 +1,80 @@
+//! Misbehaving bots for the arena's tests, and a random mover, in one test binary.
+//!
+//! `fakebot --mode MODE [--game GAME] [BOT FLAGS...]`:
+//! random (a real bot with the random engine; extra flags go to it), garbage (prints
+//! text that is not JSON), crash (exits with status 3), sleep (sleeps 30 s), illegal
+//! (echoes the opponent's last move, or passes when it must move), nopass (Pencil: plays
+//! an undrawn edge even when it must pass).
+
+use botzone_games::bot::{self, Args};
+use botzone_games::botzone::{parse_turn, BotzoneGame, Match};
+use botzone_games::{ataxx, dots, nogo};
+use clap::Parser;
+use std::io::{BufRead, Read};
+use std::time::Instant;
+
+fn random_bot<G: BotzoneGame>(flags: &[String]) -> ! {
+    let start = Instant::now();
+    let mut argv = vec!["fakebot".to_string(), "--engine".into(), "random".into()];
+    argv.extend_from_slice(flags);
+    let args = Args::parse_from(argv);
+    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+    match bot::run::<G>(start, &args, &bot::generic_engines(), &mut stdin.lock(), &mut stdout.lock()) {
+        Ok(()) => std::process::exit(0),
+        Err(e) => {
+            eprintln!("fakebot: {e}");
+            std::process::exit(2)
+        }
+    }
+}
+
+fn never_passes<G: BotzoneGame>(input: &str) {
+    let mut none = std::iter::empty();
+    let turn = parse_turn::<G>(input.lines().next().unwrap_or(""), &mut || none.next()).expect("valid input");
+    let m = Match::<G>::rebuild(&turn).expect("legal history");
+    let mut moves = Vec::new();
+    m.game.legal_moves(&mut moves);
+    println!("{}", serde_json::json!({"response": G::json_move(moves.first().copied())}));
+}
+
+fn main() {
+    let (mut mode, mut game, mut rest) = (String::new(), String::from("nogo"), Vec::new());
+    let mut argv = std::env::args().skip(1);
+    while let Some(arg) = argv.next() {
+        match arg.as_str() {
+            "--mode" => mode = argv.next().unwrap_or_default(),
+            "--game" => game = argv.next().unwrap_or_default(),
+            _ => rest.push(arg),
+        }
+    }
+    match mode.as_str() {
+        "random" => match game.as_str() {
+            "ataxx" => random_bot::<ataxx::Position>(&rest),
+            "dots" => random_bot::<dots::Position>(&rest),
+            _ => random_bot::<nogo::Position>(&rest),
+        },
+        "garbage" => println!("hello, judge"),
+        "crash" => std::process::exit(3),
+        "sleep" => std::thread::sleep(std::time::Duration::from_secs(30)),
+        "illegal" => {
+            let mut line = String::new();
+            std::io::stdin().lock().read_line(&mut line).expect("input");
+            let input: serde_json::Value = serde_json::from_str(&line).expect("JSON input");
+            let last = input["requests"].as_array().and_then(|r| r.last()).cloned().unwrap_or_default();
+            let mut echo = last.clone();
+            if let Some(o) = echo.as_object_mut() {
+                o.remove("pass");
+            }
+            println!("{}", serde_json::json!({ "response": echo }));
+        }
+        "nopass" => {
+            let mut input = String::new();
+            std::io::stdin().read_to_string(&mut input).expect("input");
+            never_passes::<dots::Position>(&input);
+        }
+        other => {
+            eprintln!("fakebot: unknown mode {other:?}");
+            std::process::exit(2)
+        }
+    }
+}

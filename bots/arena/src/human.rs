@@ -1,0 +1,194 @@
+//! `arena play GAME --bot CMD`: a human against a bot in the terminal, with the seed 003
+//! GUI's functions: new game, undo, save and load (the file is the Botzone JSON history,
+//! so a saved game is also a fixture), quit.
+
+use crate::judge::input_with_limit;
+use crate::runner::{Bot, BotSpec};
+use botzone_games::botzone::{parse_simple_line, parse_turn, BotzoneGame, Match, Transcript};
+use botzone_games::game::{Outcome, Player};
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+const HELP: &str = "moves: the move's integers (Ataxx `x0 y0 x1 y1`, NoGo and Pencil `x y`); \
+commands: new, undo, save FILE, load FILE, quit";
+
+/// The game so far as the answers given, passes included, replayed on demand.
+struct Session<G: BotzoneGame> {
+    answers: Vec<Option<G::Move>>,
+    transcript: Transcript<G>,
+    /// A bot fault ends the game in the human's favour.
+    bot_fault: Option<String>,
+}
+
+impl<G: BotzoneGame> Session<G> {
+    fn new() -> Self {
+        Session { answers: Vec::new(), transcript: Transcript::new(), bot_fault: None }
+    }
+
+    fn answer(&mut self, mv: Option<G::Move>) -> Result<(), String> {
+        self.transcript.answer(mv)?;
+        self.answers.push(mv);
+        Ok(())
+    }
+
+    fn replay(answers: &[Option<G::Move>]) -> Self {
+        let mut s = Session::new();
+        for &a in answers {
+            s.answer(a).expect("answers were legal when given");
+        }
+        s
+    }
+
+    /// Takes back the human's last move and every answer after it.
+    fn undo(&mut self, human: Player) -> bool {
+        let mut t = Transcript::<G>::new();
+        let mut last_human_move = None;
+        for (i, &a) in self.answers.iter().enumerate() {
+            if t.asked() == human && a.is_some() {
+                last_human_move = Some(i);
+            }
+            t.answer(a).expect("answers were legal when given");
+        }
+        match last_human_move {
+            Some(i) => {
+                *self = Session::replay(&self.answers[..i]);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Rebuilds from a Botzone history: its moves replayed with the passes they imply.
+    fn load(text: &str) -> Result<Self, String> {
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string);
+        let first = lines.next().unwrap_or_default();
+        let turn = parse_turn::<G>(&first, &mut || lines.next()).map_err(|e| e.to_string())?;
+        let m = Match::<G>::rebuild(&turn).map_err(|e| e.to_string())?;
+        let mut s = Session::new();
+        for &mv in &m.moves {
+            while s.transcript.must_pass() {
+                s.answer(None)?;
+            }
+            s.answer(Some(mv))?;
+        }
+        Ok(s)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.transcript.game().outcome()
+    }
+}
+
+fn side_name(p: Player) -> &'static str {
+    if p == Player::First {
+        "first"
+    } else {
+        "second"
+    }
+}
+
+pub fn play<G: BotzoneGame>(
+    bot_spec: BotSpec,
+    human: Player,
+    limit: Duration,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut s = Session::<G>::new();
+    let mut bot = Bot::new(bot_spec.clone());
+    let mut bot_asked = false;
+    writeln!(out, "{} against a bot; you play {}. {HELP}", G::NAME, side_name(human))?;
+    let mut show = true;
+    loop {
+        let over = s.outcome().is_some() || s.bot_fault.is_some();
+        if !over && s.transcript.asked() != human {
+            let t = &s.transcript;
+            let turn_limit = if bot_asked { limit } else { 2 * limit };
+            bot_asked = true;
+            let answer = bot.ask(&input_with_limit(t, limit), &t.last_request().to_string(), turn_limit);
+            let verdict = answer.response.map_err(|f| format!("{}: {}", f.kind.name(), f.detail)).and_then(|v| {
+                let mv = G::parse_json_move(&v).map_err(|e| format!("illegal: {v}: {e}"))?;
+                s.answer(mv).map_err(|e| format!("illegal: {v}: {e}"))?;
+                Ok(v)
+            });
+            match verdict {
+                Ok(v) if v["x"] == -1 || v["x0"] == -1 => writeln!(out, "bot passes")?,
+                Ok(v) => writeln!(out, "bot plays {v} ({} ms)", answer.elapsed.as_millis())?,
+                Err(e) => {
+                    writeln!(out, "the bot faulted ({e}): you win")?;
+                    s.bot_fault = Some(e);
+                }
+            }
+            show = true;
+            continue;
+        }
+        if !over && s.transcript.must_pass() {
+            s.answer(None).expect("a pass is due");
+            writeln!(out, "you pass: the bot moves again")?;
+            continue;
+        }
+        if show {
+            writeln!(out, "{}", s.transcript.game())?;
+            show = false;
+        }
+        if let Some(outcome) = s.outcome() {
+            let text = match outcome {
+                Outcome::Win(p) if p == human => "you win",
+                Outcome::Win(_) => "the bot wins",
+                Outcome::Draw => "a draw",
+            };
+            writeln!(out, "game over: {text}. new, undo, save FILE, load FILE or quit?")?;
+        }
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            return Ok(());
+        }
+        let line = line.trim();
+        let (command, arg) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, a)| (c, a.trim()));
+        match command {
+            "" => {}
+            "quit" | "exit" => return Ok(()),
+            "help" => writeln!(out, "{HELP}")?,
+            "new" => {
+                s = Session::new();
+                bot_asked = false;
+                show = true;
+                writeln!(out, "new game")?;
+            }
+            "undo" => {
+                if s.undo(human) {
+                    show = true;
+                    writeln!(out, "took back your last move and the bot's answer")?;
+                } else {
+                    writeln!(out, "nothing to undo")?;
+                }
+            }
+            "save" if !arg.is_empty() => match std::fs::write(arg, format!("{}\n", s.transcript.input())) {
+                Ok(()) => writeln!(out, "saved to {arg}")?,
+                Err(e) => writeln!(out, "cannot save to {arg}: {e}")?,
+            },
+            "load" if !arg.is_empty() => {
+                match std::fs::read_to_string(arg).map_err(|e| e.to_string()).and_then(|t| Session::load(&t)) {
+                    Ok(loaded) => {
+                        s = loaded;
+                        show = true;
+                        writeln!(out, "loaded {arg}")?;
+                    }
+                    Err(e) => writeln!(out, "cannot load {arg}: {e}")?,
+                }
+            }
+            _ if over => writeln!(out, "the game is over: new, undo, save FILE, load FILE or quit")?,
+            _ => match parse_simple_line::<G>(line) {
+                Ok(Some(mv)) => match s.answer(Some(mv)) {
+                    Ok(()) => show = true,
+                    Err(e) => writeln!(out, "illegal move: {e}")?,
+                },
+                Ok(None) => writeln!(out, "that is a pass; you have a move to make")?,
+                Err(e) => writeln!(out, "not understood ({e}). {HELP}")?,
+            },
+        }
+    }
+}

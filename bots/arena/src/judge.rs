@@ -1,0 +1,165 @@
+//! One game between two bots, adjudicated with the shared crate's rules through Botzone's
+//! turn order (Pencil's pass turns included).
+
+use crate::runner::{Bot, BotSpec, Fault, FaultKind};
+use botzone_games::botzone::{BotzoneGame, Transcript};
+use botzone_games::game::{Outcome, Player};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// One answer in a game record.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub by: Player,
+    /// The answer as the bot gave it (a pass included).
+    pub answer: Value,
+    pub ms: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub index: usize,
+    /// Whether bot A played first.
+    pub a_first: bool,
+    pub opening: Vec<Value>,
+    pub turns: Vec<Turn>,
+    pub outcome: Outcome,
+    pub reason: String,
+    /// The side that lost by a fault, and the fault.
+    pub fault: Option<(Player, Fault)>,
+}
+
+impl GameRecord {
+    /// A's score: 1, 0.5 or 0.
+    pub fn score_a(&self) -> f64 {
+        self.outcome.reward(if self.a_first { Player::First } else { Player::Second })
+    }
+
+    pub fn to_json(&self, game: &str, a: &str, b: &str) -> Value {
+        let (first, second) = if self.a_first { (a, b) } else { (b, a) };
+        let result = match self.outcome {
+            Outcome::Win(Player::First) => "first",
+            Outcome::Win(Player::Second) => "second",
+            Outcome::Draw => "draw",
+        };
+        json!({
+            "game_type": game,
+            "game": self.index,
+            "players": {"first": first, "second": second},
+            "a_first": self.a_first,
+            "opening": self.opening,
+            "moves": self.turns.iter().map(|t| json!({
+                "by": if t.by == Player::First { "first" } else { "second" },
+                "move": t.answer,
+                "ms": t.ms,
+            })).collect::<Vec<_>>(),
+            "result": result,
+            "score_a": self.score_a(),
+            "reason": self.reason,
+            "fault": self.fault.as_ref().map(|(p, f)| json!({
+                "by": if *p == Player::First { "first" } else { "second" },
+                "kind": f.kind.name(),
+                "detail": f.detail,
+            })),
+        })
+    }
+}
+
+/// A random opening of `plies` moves that leaves the game running; in Pencil only edges
+/// that complete no box.
+pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> Vec<G::Move> {
+    'attempt: for _ in 0..100 {
+        let mut t = Transcript::<G>::new();
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            t.game().legal_moves(&mut moves);
+            moves.retain(|&m| t.game().fits_random_opening(m) && !t.game().avoid_at_root(m));
+            if moves.is_empty() {
+                continue 'attempt;
+            }
+            t.answer(Some(moves[rng.usize(..moves.len())])).expect("legal by construction");
+            if t.game().outcome().is_some() {
+                continue 'attempt;
+            }
+        }
+        return t.moves().to_vec();
+    }
+    Vec::new()
+}
+
+/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
+pub fn play_game<G: BotzoneGame>(
+    index: usize,
+    specs: [&BotSpec; 2],
+    a_first: bool,
+    opening: &[G::Move],
+    limit: Duration,
+) -> GameRecord {
+    let mut t = Transcript::<G>::new();
+    for &mv in opening {
+        while t.must_pass() {
+            t.answer(None).expect("a pass is due");
+        }
+        t.answer(Some(mv)).expect("openings are legal");
+    }
+    // bots by side: [first, second]
+    let (first, second) = if a_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
+    let mut bots = [Bot::new(first.clone()), Bot::new(second.clone())];
+    let mut asked = [0usize; 2];
+    let mut turns = Vec::new();
+    let finish = |outcome, reason: String, fault, turns| GameRecord {
+        index,
+        a_first,
+        opening: opening.iter().map(|&m| G::json_move(Some(m))).collect(),
+        turns,
+        outcome,
+        reason,
+        fault,
+    };
+    loop {
+        if let Some(outcome) = t.game().outcome() {
+            for b in &mut bots {
+                b.stop();
+            }
+            return finish(outcome, "game over".into(), None, turns);
+        }
+        let side = t.asked();
+        // Botzone gives each bot's first turn twice the limit.
+        let turn_limit = if asked[side.index()] == 0 { 2 * limit } else { limit };
+        asked[side.index()] += 1;
+        let answer = bots[side.index()].ask(&input_with_limit(&t, limit), &t.last_request().to_string(), turn_limit);
+        let ms = answer.elapsed.as_millis() as u64;
+        let verdict = answer.response.and_then(|value| {
+            let mv = G::parse_json_move(&value)
+                .map_err(|e| Fault { kind: FaultKind::Illegal, detail: format!("{value}: {e}") })?;
+            t.answer(mv).map_err(|e| Fault { kind: FaultKind::Illegal, detail: format!("{value}: {e}") })?;
+            Ok(value)
+        });
+        match verdict {
+            Ok(value) => turns.push(Turn { by: side, answer: value, ms }),
+            Err(fault) => {
+                turns.push(Turn { by: side, answer: Value::Null, ms });
+                for b in &mut bots {
+                    b.stop();
+                }
+                let reason = format!("{} by {}: {}", fault.kind.name(), side_name(side), fault.detail);
+                return finish(Outcome::Win(side.other()), reason, Some((side, fault)), turns);
+            }
+        }
+    }
+}
+
+/// The asked player's full input, with the normal turn limit in seconds as Botzone's
+/// optional `time_limit` field (a bot doubles it on its first turn, as the judge does).
+pub fn input_with_limit<G: BotzoneGame>(t: &Transcript<G>, limit: Duration) -> String {
+    let mut input = t.input();
+    input["time_limit"] = json!(limit.as_secs_f64());
+    input.to_string()
+}
+
+pub fn side_name(p: Player) -> &'static str {
+    match p {
+        Player::First => "first",
+        Player::Second => "second",
+    }
+}

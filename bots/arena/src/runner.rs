@@ -1,0 +1,331 @@
+//! Running a bot the way Botzone does: a fresh process per turn fed the full JSON history,
+//! or (keep-running) one process that answers, prints the marker and waits for the next
+//! request line. Each turn is timed on the wall clock from the moment the input is sent;
+//! a bot far over its limit is killed.
+
+use botzone_games::botzone::KEEP_RUNNING_MARKER;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Why a turn lost the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    /// A move the rules reject (including a move when a pass is due, and the reverse).
+    Illegal,
+    /// Output that is not a Botzone answer.
+    BadOutput,
+    /// The process could not start, exited with an error or died of a signal.
+    Crash,
+    /// The answer came after the time limit.
+    Timeout,
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 4] = [FaultKind::Illegal, FaultKind::BadOutput, FaultKind::Crash, FaultKind::Timeout];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Illegal => "illegal",
+            FaultKind::BadOutput => "bad-output",
+            FaultKind::Crash => "crash",
+            FaultKind::Timeout => "timeout",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub detail: String,
+}
+
+fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
+    Fault { kind, detail: detail.into() }
+}
+
+/// How to start a bot.
+#[derive(Debug, Clone)]
+pub struct BotSpec {
+    pub argv: Vec<String>,
+    pub keep_running: bool,
+}
+
+impl BotSpec {
+    /// Splits a shell-style command line (quotes allowed, no shell features).
+    pub fn parse(command: &str, keep_running: bool) -> Result<BotSpec, String> {
+        let argv = shlex::split(command).ok_or_else(|| format!("cannot split command {command:?}"))?;
+        if argv.is_empty() {
+            return Err("empty bot command".into());
+        }
+        Ok(BotSpec { argv, keep_running })
+    }
+
+    fn spawn(&self) -> Result<Child, Fault> {
+        Command::new(&self.argv[0])
+            .args(&self.argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| fault(FaultKind::Crash, format!("cannot start {:?}: {e}", self.argv[0])))
+    }
+}
+
+/// Output larger than this is cut: no Botzone answer is that long.
+const MAX_OUTPUT: u64 = 1 << 20;
+
+/// How long past its limit a bot may run before it is killed.
+fn kill_after(limit: Duration) -> Duration {
+    limit + limit.max(Duration::from_millis(500))
+}
+
+/// A kept-running bot process.
+struct Kept {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Option<String>>,
+}
+
+/// One side of one game.
+pub struct Bot {
+    spec: BotSpec,
+    kept: Option<Kept>,
+}
+
+/// A turn's answer: the move object (or a fault) and the wall time it took.
+pub struct Answer {
+    pub response: Result<Value, Fault>,
+    pub elapsed: Duration,
+}
+
+impl Bot {
+    pub fn new(spec: BotSpec) -> Bot {
+        Bot { spec, kept: None }
+    }
+
+    /// Asks for one turn's answer. `full_input` is the whole JSON history, `request` this
+    /// turn's request alone (what a kept-running bot reads).
+    pub fn ask(&mut self, full_input: &str, request: &str, limit: Duration) -> Answer {
+        if self.spec.keep_running {
+            self.ask_kept(full_input, request, limit)
+        } else {
+            self.ask_fresh(full_input, limit)
+        }
+    }
+
+    fn ask_fresh(&mut self, input: &str, limit: Duration) -> Answer {
+        let start = Instant::now();
+        let mut child = match self.spec.spawn() {
+            Ok(c) => c,
+            Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },
+        };
+        let mut stdin = child.stdin.take().expect("piped");
+        let input = format!("{input}\n");
+        // Write in a thread: a bot that never reads must not block the judge.
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let stderr = drain(child.stderr.take().expect("piped"));
+        let (tx, rx) = mpsc::channel();
+        let mut stdout = child.stdout.take().expect("piped");
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = (&mut stdout).take(MAX_OUTPUT).read_to_end(&mut out);
+            let _ = tx.send(out);
+        });
+        let output = match rx.recv_timeout(kill_after(limit)) {
+            Ok(out) => out,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                let elapsed = start.elapsed();
+                return Answer { response: Err(timeout(elapsed, limit, true)), elapsed };
+            }
+        };
+        let elapsed = start.elapsed();
+        let status = wait_briefly(&mut child);
+        if elapsed > limit {
+            return Answer { response: Err(timeout(elapsed, limit, false)), elapsed };
+        }
+        let response = match status {
+            Some(s) if !s.success() => Err(fault(FaultKind::Crash, format!("{s}; stderr: {}", stderr_tail(stderr)))),
+            _ => parse_output(&String::from_utf8_lossy(&output)),
+        };
+        Answer { response, elapsed }
+    }
+
+    fn ask_kept(&mut self, full_input: &str, request: &str, limit: Duration) -> Answer {
+        let start = Instant::now();
+        let line = if self.kept.is_some() { request } else { full_input };
+        if self.kept.is_none() {
+            match self.start_kept() {
+                Ok(k) => self.kept = Some(k),
+                Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },
+            }
+        }
+        let kept = self.kept.as_mut().expect("started above");
+        if writeln!(kept.stdin, "{line}").and_then(|_| kept.stdin.flush()).is_err() {
+            self.stop();
+            return Answer {
+                response: Err(fault(FaultKind::Crash, "the kept process closed its input")),
+                elapsed: start.elapsed(),
+            };
+        }
+        let mut output = Vec::new();
+        let deadline = start + kill_after(limit);
+        loop {
+            match kept.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(Some(l)) if l.trim() == KEEP_RUNNING_MARKER => break,
+                Ok(Some(l)) => output.push(l),
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                    // The bot exited instead of staying: Botzone restarts it with the full
+                    // history next turn.
+                    let status = wait_briefly(&mut kept.child);
+                    self.kept = None;
+                    let elapsed = start.elapsed();
+                    if elapsed > limit {
+                        return Answer { response: Err(timeout(elapsed, limit, false)), elapsed };
+                    }
+                    if let Some(s) = status.filter(|s| !s.success()) {
+                        return Answer { response: Err(fault(FaultKind::Crash, s.to_string())), elapsed };
+                    }
+                    return Answer { response: parse_output(&output.join("\n")), elapsed };
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.stop();
+                    let elapsed = start.elapsed();
+                    return Answer { response: Err(timeout(elapsed, limit, true)), elapsed };
+                }
+            }
+        }
+        let elapsed = start.elapsed();
+        if elapsed > limit {
+            return Answer { response: Err(timeout(elapsed, limit, false)), elapsed };
+        }
+        Answer { response: parse_output(&output.join("\n")), elapsed }
+    }
+
+    fn start_kept(&self) -> Result<Kept, Fault> {
+        let mut child = self.spec.spawn()?;
+        let stdin = child.stdin.take().expect("piped");
+        let _ = drain(child.stderr.take().expect("piped"));
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(Some(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(None);
+        });
+        Ok(Kept { child, stdin, lines: rx })
+    }
+
+    /// Kills a kept-running process, if any.
+    pub fn stop(&mut self) {
+        if let Some(mut k) = self.kept.take() {
+            let _ = k.child.kill();
+            let _ = k.child.wait();
+        }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn timeout(elapsed: Duration, limit: Duration, killed: bool) -> Fault {
+    let how = if killed { ", killed" } else { "" };
+    fault(FaultKind::Timeout, format!("answered after {} ms, limit {} ms{how}", elapsed.as_millis(), limit.as_millis()))
+}
+
+/// The exit status of a process whose output has ended; it normally follows at once.
+fn wait_briefly(child: &mut Child) -> Option<std::process::ExitStatus> {
+    let until = Instant::now() + Duration::from_millis(500);
+    loop {
+        match child.try_wait() {
+            Ok(Some(s)) => return Some(s),
+            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+            _ => {
+                let _ = child.kill();
+                return child.wait().ok();
+            }
+        }
+    }
+}
+
+/// Reads a pipe to its end in a thread (so the child never blocks on it), keeping the tail.
+fn drain(mut pipe: impl Read + Send + 'static) -> Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = (&mut pipe).take(MAX_OUTPUT).read_to_end(&mut buf);
+        let _ = std::io::copy(&mut pipe, &mut std::io::sink());
+        let _ = tx.send(buf);
+    });
+    rx
+}
+
+fn stderr_tail(rx: Receiver<Vec<u8>>) -> String {
+    let bytes = rx.recv_timeout(Duration::from_millis(200)).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim();
+    let tail: String = text.chars().rev().take(200).collect::<Vec<_>>().into_iter().rev().collect();
+    if tail.is_empty() {
+        "(empty)".into()
+    } else {
+        tail.replace('\n', " | ")
+    }
+}
+
+/// Botzone's answer forms: `{"response": MOVE, ...}` on the first line, or a bare MOVE.
+pub fn parse_output(output: &str) -> Result<Value, Fault> {
+    let line = output.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| fault(FaultKind::BadOutput, "no output"))?;
+    let value: Value = serde_json::from_str(line.trim())
+        .map_err(|e| fault(FaultKind::BadOutput, format!("not JSON ({e}): {}", clip(line))))?;
+    match value {
+        Value::Object(ref o) if o.contains_key("response") => Ok(o["response"].clone()),
+        Value::Object(_) => Ok(value),
+        other => Err(fault(FaultKind::BadOutput, format!("not a JSON object: {}", clip(&other.to_string())))),
+    }
+}
+
+pub fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(80).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_forms() {
+        assert_eq!(parse_output("{\"response\":{\"x\":1,\"y\":2},\"debug\":\"d\"}\n").unwrap()["x"], 1);
+        assert_eq!(parse_output("\n{\"x\":1,\"y\":2}").unwrap()["y"], 2);
+        assert_eq!(parse_output("hello").unwrap_err().kind, FaultKind::BadOutput);
+        assert_eq!(parse_output("").unwrap_err().kind, FaultKind::BadOutput);
+        assert_eq!(parse_output("[1]").unwrap_err().kind, FaultKind::BadOutput);
+    }
+
+    #[test]
+    fn commands_split_like_a_shell() {
+        let spec = BotSpec::parse("target/release/ataxx --engine 'u c t'", false).unwrap();
+        assert_eq!(spec.argv, vec!["target/release/ataxx", "--engine", "u c t"]);
+        assert!(BotSpec::parse("  ", false).is_err());
+    }
+}

@@ -1,0 +1,245 @@
+//! A match of many games between bots A and B: paired openings with colours swapped,
+//! games played in parallel, live progress, a summary, a JSON-lines log, optional SPRT.
+
+use crate::judge::{play_game, random_opening, GameRecord};
+use crate::runner::{BotSpec, FaultKind};
+use crate::stats::{Sprt, SprtDecision, Tally};
+use botzone_games::botzone::BotzoneGame;
+use botzone_games::game::Player;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub struct MatchConfig {
+    pub a: BotSpec,
+    pub b: BotSpec,
+    pub a_command: String,
+    pub b_command: String,
+    pub games: usize,
+    pub limit: Duration,
+    pub jobs: usize,
+    pub seed: u64,
+    pub openings: usize,
+    pub log: Option<std::path::PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub progress: bool,
+}
+
+/// Per-bot time and fault figures.
+#[derive(Debug, Clone, Default)]
+pub struct BotFigures {
+    pub moves: u64,
+    pub total_ms: u64,
+    pub max_ms: u64,
+    pub faults: BTreeMap<FaultKind, u32>,
+}
+
+impl BotFigures {
+    pub fn mean_ms(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.total_ms as f64 / self.moves as f64
+        }
+    }
+
+    fn faults_json(&self) -> Value {
+        let mut o = serde_json::Map::new();
+        for kind in FaultKind::ALL {
+            o.insert(kind.name().into(), json!(self.faults.get(&kind).copied().unwrap_or(0)));
+        }
+        Value::Object(o)
+    }
+
+    fn faults_text(&self) -> String {
+        let parts: Vec<String> = self.faults.iter().map(|(k, n)| format!("{} {n}", k.name())).collect();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+pub struct Summary {
+    pub game: &'static str,
+    pub tally: Tally,
+    pub a: BotFigures,
+    pub b: BotFigures,
+    pub sprt: Option<(Sprt, SprtDecision, f64)>,
+}
+
+impl Summary {
+    pub fn to_json(&self) -> Value {
+        let (lo, hi) = self.tally.elo_interval();
+        json!({
+            "game_type": self.game,
+            "games": self.tally.games(),
+            "wins_a": self.tally.wins,
+            "draws": self.tally.draws,
+            "losses_a": self.tally.losses,
+            "score_a": self.tally.score(),
+            "elo": self.tally.elo(),
+            "elo_ci95": [lo, hi],
+            "los": self.tally.los(),
+            "faults_a": self.a.faults_json(),
+            "faults_b": self.b.faults_json(),
+            "mean_ms_a": self.a.mean_ms(),
+            "mean_ms_b": self.b.mean_ms(),
+            "max_ms_a": self.a.max_ms,
+            "max_ms_b": self.b.max_ms,
+            "sprt": self.sprt.map(|(s, d, llr)| json!({
+                "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
+                "decision": match d { SprtDecision::H0 => "H0", SprtDecision::H1 => "H1", SprtDecision::Continue => "none" },
+            })),
+        })
+    }
+
+    pub fn to_text(&self) -> String {
+        let t = &self.tally;
+        let (lo, hi) = t.elo_interval();
+        let mut s = format!(
+            "{} games of {}\nW-D-L (A): {}-{}-{}   score {:.1}%\nElo (A - B): {:+.1}   95% interval [{:+.1}, {:+.1}]   LOS {:.1}%\n",
+            t.games(),
+            self.game,
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score(),
+            t.elo(),
+            lo,
+            hi,
+            100.0 * t.los()
+        );
+        s += &format!(
+            "time per move: A mean {:.1} ms, max {} ms; B mean {:.1} ms, max {} ms\n",
+            self.a.mean_ms(),
+            self.a.max_ms,
+            self.b.mean_ms(),
+            self.b.max_ms
+        );
+        s += &format!("faults: A {}; B {}\n", self.a.faults_text(), self.b.faults_text());
+        if let Some((sprt, d, llr)) = self.sprt {
+            let (lower, upper) = Sprt::bounds();
+            s += &format!(
+                "SPRT elo0={} elo1={}: LLR {llr:.2} (bounds {lower:.2}, {upper:.2}) -> {}\n",
+                sprt.elo0,
+                sprt.elo1,
+                match d {
+                    SprtDecision::H0 => "H0 accepted",
+                    SprtDecision::H1 => "H1 accepted",
+                    SprtDecision::Continue => "no decision",
+                }
+            );
+        }
+        s
+    }
+}
+
+/// Plays the match and returns its summary.
+pub fn run_match<G: BotzoneGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
+    let mut log = match &cfg.log {
+        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
+        None => None,
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let bar = if cfg.progress { ProgressBar::new(cfg.games as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut tally = Tally::default();
+    let mut figures = [BotFigures::default(), BotFigures::default()];
+    let mut pairs: HashMap<usize, f64> = HashMap::new();
+    let mut sprt_state = None;
+
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.jobs.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= cfg.games || stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                let pair = index / 2;
+                let mut rng =
+                    fastrand::Rng::with_seed(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(pair as u64));
+                let opening = random_opening::<G>(cfg.openings, &mut rng);
+                let record = play_game::<G>(index, [&cfg.a, &cfg.b], index % 2 == 0, &opening, cfg.limit);
+                if tx.send(record).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        for record in rx {
+            let score = record.score_a();
+            match score {
+                s if s > 0.75 => tally.wins += 1,
+                s if s < 0.25 => tally.losses += 1,
+                _ => tally.draws += 1,
+            }
+            let pair = record.index / 2;
+            if let Some(other) = pairs.remove(&pair) {
+                tally.pair_scores.push(other + score);
+            } else {
+                pairs.insert(pair, score);
+            }
+            let a_side = if record.a_first { Player::First } else { Player::Second };
+            for turn in &record.turns {
+                let f = &mut figures[usize::from(turn.by != a_side)];
+                f.moves += 1;
+                f.total_ms += turn.ms;
+                f.max_ms = f.max_ms.max(turn.ms);
+            }
+            if let Some((side, fault)) = &record.fault {
+                *figures[usize::from(*side != a_side)].faults.entry(fault.kind).or_default() += 1;
+            }
+            if let Some(log) = log.as_mut() {
+                let line = record.to_json(G::NAME, &cfg.a_command, &cfg.b_command);
+                let _ = writeln!(log, "{line}");
+            }
+            let decided = matches!(sprt_state, Some((_, d, _)) if d != SprtDecision::Continue);
+            if let Some(sprt) = cfg.sprt.filter(|_| !decided) {
+                // Games already under way when the test decides are still counted above,
+                // but the decision stands.
+                let decision = sprt.decide(&tally);
+                sprt_state = Some((sprt, decision, tally.llr(sprt.elo0, sprt.elo1)));
+                if decision != SprtDecision::Continue {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            let (lo, hi) = tally.elo_interval();
+            let status = format!(
+                "A {}-{}-{}  score {:.1}%  Elo {:+.0} [{:+.0}, {:+.0}]",
+                tally.wins,
+                tally.draws,
+                tally.losses,
+                100.0 * tally.score(),
+                tally.elo(),
+                lo,
+                hi
+            );
+            if cfg.progress && !std::io::stderr().is_terminal() {
+                // No terminal to redraw a bar on (a log, CI): one line per game.
+                eprintln!("game {}/{}: {status}  ({})", tally.games(), cfg.games, record.reason);
+            }
+            bar.set_message(status);
+            bar.inc(1);
+        }
+    });
+    bar.finish();
+    if let Some(mut log) = log {
+        log.flush()?;
+    }
+    let [a, b] = figures;
+    Ok(Summary { game: G::NAME, tally, a, b, sprt: sprt_state })
+}

@@ -1,0 +1,243 @@
+//! The arena judges fake bots correctly, summarises matches in both forms, logs and
+//! replays games, runs SPRT and kept-running bots, and plays a human through piped input.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+const FAKE: &str = env!("CARGO_BIN_EXE_fakebot");
+
+fn arena(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(ARENA).args(args).output().expect("arena runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn fake(mode: &str, game: &str) -> String {
+    format!("{FAKE} --mode {mode} --game {game}")
+}
+
+/// Bot A misbehaves in `mode`; returns the JSON summary.
+fn faulty_match(game: &str, mode: &str, time_ms: &str) -> Value {
+    let (a, b) = (fake(mode, game), fake("random", game));
+    let (code, stdout, stderr) =
+        arena(&[game, "--a", &a, "--b", &b, "--games", "2", "--time-ms", time_ms, "--json", "--quiet"]);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(stdout.trim()).expect("one JSON object")
+}
+
+fn assert_a_lost_by(summary: &Value, kind: &str) {
+    assert_eq!(summary["games"], 2);
+    assert_eq!(summary["losses_a"], 2, "{summary}");
+    assert_eq!(summary["faults_a"][kind], 2, "{summary}");
+    for other in ["illegal", "bad-output", "crash", "timeout"] {
+        assert_eq!(summary["faults_b"][other], 0);
+        if other != kind {
+            assert_eq!(summary["faults_a"][other], 0);
+        }
+    }
+}
+
+#[test]
+fn illegal_moves_lose() {
+    for game in ["ataxx", "nogo", "dots"] {
+        assert_a_lost_by(&faulty_match(game, "illegal", "500"), "illegal");
+    }
+}
+
+#[test]
+fn garbage_output_loses() {
+    assert_a_lost_by(&faulty_match("ataxx", "garbage", "500"), "bad-output");
+}
+
+#[test]
+fn crashes_lose() {
+    assert_a_lost_by(&faulty_match("nogo", "crash", "500"), "crash");
+}
+
+#[test]
+fn sleeping_past_the_limit_loses_and_is_killed() {
+    let start = std::time::Instant::now();
+    let s = faulty_match("nogo", "sleep", "100");
+    assert_a_lost_by(&s, "timeout");
+    // Killed long before its 30 s sleep ends.
+    assert!(start.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn pencil_bot_that_never_passes_loses() {
+    let log = std::env::temp_dir().join(format!("arena-nopass-{}.log", std::process::id()));
+    let (a, b) = (fake("nopass", "dots"), fake("random", "dots"));
+    let (code, stdout, _) = arena(&[
+        "dots",
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--games",
+        "4",
+        "--time-ms",
+        "500",
+        "--json",
+        "--quiet",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let s: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(s["faults_a"]["illegal"], 4, "{s}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.lines().all(|l| l.contains("moved but had to pass")), "{text}");
+    let _ = std::fs::remove_file(log);
+}
+
+#[test]
+fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
+    let log = std::env::temp_dir().join(format!("arena-simple-{}.log", std::process::id()));
+    let bot = fake("random", "ataxx");
+    let (code, text, stderr) = arena(&[
+        "ataxx",
+        "--a",
+        &bot,
+        "--b",
+        &bot,
+        "--games",
+        "4",
+        "--openings",
+        "4",
+        "--time-ms",
+        "500",
+        "--log",
+        log.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    for needle in [
+        "4 games of ataxx",
+        "W-D-L (A):",
+        "Elo (A - B):",
+        "95% interval",
+        "LOS",
+        "time per move",
+        "faults: A none; B none",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+    // Progress went to stderr, one line per game when it is not a terminal.
+    assert!(stderr.contains("game 4/4"), "{stderr}");
+    let records: Vec<Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 4);
+    // Pairs share their opening with colours swapped.
+    for pair in [0, 2] {
+        let (x, y) = (
+            records.iter().find(|r| r["game"] == pair).unwrap(),
+            records.iter().find(|r| r["game"] == pair + 1).unwrap(),
+        );
+        assert_eq!(x["opening"], y["opening"]);
+        assert_eq!(x["opening"].as_array().unwrap().len(), 4);
+        assert_ne!(x["a_first"], y["a_first"]);
+    }
+    let (code, replay, _) = arena(&["replay", log.to_str().unwrap(), "--game", "1"]);
+    assert_eq!(code, 0);
+    assert!(replay.contains("game 1 of ataxx") && replay.contains("turn 0:") && replay.contains("result:"), "{replay}");
+
+    let (code, json, _) =
+        arena(&["ataxx", "--a", &bot, "--b", &bot, "--games", "2", "--time-ms", "500", "--json", "--quiet"]);
+    assert_eq!(code, 0);
+    let s: Value = serde_json::from_str(json.trim()).unwrap();
+    for field in [
+        "games", "wins_a", "draws", "losses_a", "score_a", "elo", "elo_ci95", "faults_a", "faults_b", "max_ms_a",
+        "max_ms_b",
+    ] {
+        assert!(!s[field].is_null(), "{field} missing: {s}");
+    }
+    let _ = std::fs::remove_file(log);
+}
+
+#[test]
+fn sprt_stops_early_on_a_clear_result() {
+    let (a, b) = (fake("random", "nogo"), fake("crash", "nogo"));
+    let (code, stdout, _) = arena(&[
+        "nogo",
+        "--a",
+        &a,
+        "--b",
+        &b,
+        "--games",
+        "400",
+        "--time-ms",
+        "500",
+        "--json",
+        "--quiet",
+        "--sprt",
+        "0,50",
+    ]);
+    assert_eq!(code, 0);
+    let s: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(s["sprt"]["decision"], "H1", "{s}");
+    assert!(s["games"].as_u64().unwrap() < 400);
+}
+
+#[test]
+fn kept_running_bots_play_whole_games() {
+    let bot = fake("random", "dots");
+    let (code, stdout, stderr) = arena(&[
+        "dots",
+        "--a",
+        &bot,
+        "--b",
+        &bot,
+        "--keep-running-a",
+        "--keep-running-b",
+        "--games",
+        "2",
+        "--time-ms",
+        "500",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let s: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(s["games"], 2);
+    assert_eq!(s["faults_a"]["crash"], 0, "{s}");
+    assert_eq!(s["faults_a"]["illegal"], 0, "{s}");
+    assert_eq!(s["faults_b"]["illegal"], 0, "{s}");
+}
+
+#[test]
+fn human_play_reads_moves_and_commands_from_input() {
+    let save = std::env::temp_dir().join(format!("arena-human-{}.json", std::process::id()));
+    let script = format!("4 4\nundo\n9 9\nhello\n0 0\nsave {0}\nload {0}\nnew\nquit\n", save.display());
+    let mut child = Command::new(ARENA)
+        .args(["play", "nogo", "--bot", &fake("random", "nogo"), "--human", "black", "--time-ms", "500"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    for needle in [
+        "bot plays",
+        "took back your last move",
+        "off the 9x9 board",
+        "not understood",
+        "saved to",
+        "loaded",
+        "new game",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+    // The save file is a Botzone history for the side to move: black, after one pair.
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    assert_eq!(saved["requests"].as_array().unwrap().len(), 2);
+    assert_eq!(saved["responses"][0], serde_json::json!({"x": 0, "y": 0}));
+    let _ = std::fs::remove_file(save);
+}
