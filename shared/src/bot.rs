@@ -4,7 +4,7 @@
 
 use crate::botzone::{self, BotzoneGame, InputError, Match};
 use crate::game::Game;
-use crate::search::mcts::{Uct, UctConfig};
+use crate::search::mcts;
 use crate::search::parallel::search_parallel;
 use crate::search::random::RandomMover;
 use crate::search::{Budget, Deadline, Engine};
@@ -25,7 +25,7 @@ pub fn generic_engines<G: Game>() -> Vec<EngineSpec<G>> {
         EngineSpec {
             name: "uct",
             about: "plain UCT, C = sqrt(2), uniformly random playouts (the seeds' baseline)",
-            make: |seed| Box::new(Uct::new(UctConfig::default(), seed)),
+            make: |seed| Box::new(mcts::uct::<G>(seed)),
         },
         EngineSpec {
             name: "random",
@@ -248,6 +248,9 @@ fn choose<G: BotzoneGame>(
     let root_moves = if preferred.is_empty() { moves } else { preferred };
     if root_moves.len() == 1 {
         return (Some(root_moves[0]), "only move".into());
+    }
+    for searcher in searchers.iter_mut() {
+        searcher.set_history(&game_match.moves);
     }
     let result = search_parallel(searchers, game, &root_moves, budget);
     (Some(result.best), result.summary)

@@ -63,6 +63,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Plays a move that `legal_moves` produced. Unchecked beyond `debug_assert!`.
     fn play(&mut self, mv: Self::Move);
 
-    /// `Some` once the game is over.
+    /// `Some` once the game is over. `legal_moves` is empty exactly when this is `Some`.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// How many distinct move indices there are (see `move_index`).
+    const MOVE_SPACE: usize;
+
+    /// A dense index of a move in `0..MOVE_SPACE`, the same for the same move in any
+    /// position (RAVE shares statistics between positions by it).
+    fn move_index(mv: Self::Move) -> usize;
 }

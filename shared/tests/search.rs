@@ -2,7 +2,7 @@
 
 use botzone_games::botzone::{BotzoneGame, Transcript};
 use botzone_games::game::{Outcome, Player};
-use botzone_games::search::mcts::{Uct, UctConfig};
+use botzone_games::search::mcts;
 use botzone_games::search::random::RandomMover;
 use botzone_games::search::{Budget, Engine};
 use botzone_games::{ataxx, dots, nogo};
@@ -27,7 +27,7 @@ fn play<G: BotzoneGame>(players: &mut [Box<dyn Engine<G>>; 2], iterations: u64) 
 fn uct_score_against_random<G: BotzoneGame>(games: u64, iterations: u64) -> f64 {
     let mut score = 0.0;
     for g in 0..games {
-        let uct: Box<dyn Engine<G>> = Box::new(Uct::new(UctConfig::default(), g));
+        let uct: Box<dyn Engine<G>> = Box::new(mcts::uct::<G>(g));
         let random: Box<dyn Engine<G>> = Box::new(RandomMover::new(g + 1000));
         let uct_side = if g % 2 == 0 { Player::First } else { Player::Second };
         let mut players = if uct_side == Player::First { [uct, random] } else { [random, uct] };

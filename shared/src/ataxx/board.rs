@@ -253,6 +253,12 @@ impl Position {
 }
 
 impl Game for Position {
+    const MOVE_SPACE: usize = 49 * 49;
+
+    fn move_index(mv: Move) -> usize {
+        usize::from(mv.from) * 49 + usize::from(mv.to)
+    }
+
     type Move = Move;
 
     fn to_move(&self) -> Player {

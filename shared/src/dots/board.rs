@@ -150,6 +150,12 @@ impl Position {
 }
 
 impl Game for Position {
+    const MOVE_SPACE: usize = EDGES;
+
+    fn move_index(mv: Edge) -> usize {
+        usize::from(mv)
+    }
+
     type Move = Edge;
 
     fn to_move(&self) -> Player {

@@ -113,6 +113,12 @@ struct LibertyClasses {
 }
 
 impl Game for Position {
+    const MOVE_SPACE: usize = 81;
+
+    fn move_index(mv: Point) -> usize {
+        usize::from(mv)
+    }
+
     type Move = Point;
 
     fn to_move(&self) -> Player {

@@ -1,85 +1,185 @@
-//! Monte Carlo tree search with UCT selection and uniformly random playouts: the seeds'
-//! baseline (`--engine uct`).
+//! Monte Carlo tree search, generic over [`Game`], with the knobs the seeds and the
+//! strong programs use: UCT with exploration C; MCTS-Solver (proven wins and losses backed
+//! up, proven nodes never searched again); per-child knowledge from a [`Policy`] (initial
+//! values as virtual visits — seed 002 — and a bias term: decaying progressive bias — seed
+//! 003 — or a constant greedy bonus G — seed 004); RAVE/AMAF; a per-game playout; early
+//! stop once the best root move cannot be overtaken (seed 004); a memory cap; and tree
+//! reuse between turns (keep-running).
 //!
-//! Nodes live in one `Vec`, indexed by `u32`; a node's children are contiguous. Each node
-//! stores the side that made the move leading to it, and rewards are counted for that side,
-//! so games where a move can keep the turn (Dots-and-Boxes) need no special case.
+//! Nodes live in one `Vec` indexed by `u32`, children contiguous. Each node records the
+//! side that made its move and counts rewards for that side, so turn-keeping games (Dots)
+//! need no special case: the search never assumes that sides alternate.
 
 use super::{Budget, Engine, SearchResult};
-use crate::game::{Game, Player};
+use crate::game::{Game, Outcome, Player};
 
-#[derive(Debug, Clone, Copy)]
-pub struct UctConfig {
-    /// The exploration constant C in `mean + C * sqrt(ln N / n)`.
-    pub exploration: f64,
-    /// The tree stops growing at this many nodes (playouts go on from its leaves).
-    pub max_nodes: usize,
+/// What a game tells the search about a move, computed once when its node is created.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Knowledge {
+    /// Initial mean value for the mover, in 0..1 ...
+    pub prior_value: f32,
+    /// ... worth this many virtual visits (0: no prior).
+    pub prior_visits: f32,
+    /// Added to the selection score: divided by (visits + 1) with a decaying bias,
+    /// as is with a constant bonus.
+    pub bias: f32,
 }
 
-impl Default for UctConfig {
-    fn default() -> Self {
-        UctConfig { exploration: std::f64::consts::SQRT_2, max_nodes: 2_000_000 }
+/// Per-game knowledge and playouts. The default is plain UCT's: no knowledge, uniformly
+/// random playouts to the end.
+pub trait Policy<G: Game>: Send {
+    fn knowledge(&self, _parent: &G, _mv: G::Move) -> Knowledge {
+        Knowledge::default()
     }
+
+    /// Whether `knowledge` says anything (saves computing it for plain engines).
+    fn has_knowledge(&self) -> bool {
+        false
+    }
+
+    /// Plays `state` forward and returns the first player's reward in 0..1. Moves are
+    /// appended to `played` (for RAVE).
+    fn playout(&mut self, state: &mut G, rng: &mut fastrand::Rng, played: &mut Vec<(Player, G::Move)>) -> f64 {
+        random_playout(state, rng, played)
+    }
+
+    /// The exploration constant for a search from `root` (seed 004 lowers it as the game
+    /// goes on).
+    fn exploration(&self, _root: &G, base: f64) -> f64 {
+        base
+    }
+}
+
+/// Uniformly random legal moves to the end of the game.
+pub fn random_playout<G: Game>(state: &mut G, rng: &mut fastrand::Rng, played: &mut Vec<(Player, G::Move)>) -> f64 {
+    let mut moves = Vec::with_capacity(64);
+    loop {
+        state.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return state.outcome().expect("no legal move means the game is over").reward(Player::First);
+        }
+        let mv = moves[rng.usize(..moves.len())];
+        played.push((state.to_move(), mv));
+        state.play(mv);
+    }
+}
+
+/// Plain UCT's policy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RandomPlayouts;
+impl<G: Game> Policy<G> for RandomPlayouts {}
+
+#[derive(Debug, Clone, Copy)]
+pub struct MctsConfig {
+    /// Shown in the debug line.
+    pub name: &'static str,
+    /// C in `mean + C * sqrt(ln N / n)`.
+    pub exploration: f64,
+    /// MCTS-Solver.
+    pub solver: bool,
+    /// RAVE with this equivalence parameter k: beta = sqrt(k / (3n + k)).
+    pub rave: Option<f64>,
+    /// Knowledge bias divided by (visits + 1) (progressive bias) instead of constant.
+    pub bias_decays: bool,
+    /// Stop when the most visited root move can no longer be overtaken.
+    pub early_stop: bool,
+    /// Keep the subtree of the position reached between two searches.
+    pub reuse_tree: bool,
+    /// Stop growing the tree at this many bytes of nodes.
+    pub memory_bytes: usize,
+}
+
+impl MctsConfig {
+    /// Plain UCT: C = sqrt(2), nothing else.
+    pub const UCT: MctsConfig = MctsConfig {
+        name: "uct",
+        exploration: std::f64::consts::SQRT_2,
+        solver: false,
+        rave: None,
+        bias_decays: true,
+        early_stop: false,
+        reuse_tree: false,
+        memory_bytes: 96 << 20,
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Proof {
+    Unknown,
+    /// The side that made this node's move wins with best play.
+    Win,
+    /// ... loses.
+    Loss,
 }
 
 #[derive(Debug, Clone)]
 struct Node<M> {
     mv: Option<M>,
-    /// Who played `mv`; rewards below are this side's.
     mover: Player,
+    proof: Proof,
+    expanded: bool,
     first_child: u32,
     child_count: u32,
-    expanded: bool,
     visits: u32,
     reward: f64,
+    knowledge: Knowledge,
+    amaf_visits: u32,
+    amaf_reward: f32,
 }
 
-pub struct Uct {
-    config: UctConfig,
-    rng: fastrand::Rng,
-}
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Player, knowledge: Knowledge) -> Self {
+        Node {
+            mv,
+            mover,
+            proof: Proof::Unknown,
+            expanded: false,
+            first_child: 0,
+            child_count: 0,
+            visits: 0,
+            reward: 0.0,
+            knowledge,
+            amaf_visits: 0,
+            amaf_reward: 0.0,
+        }
+    }
 
-impl Uct {
-    pub fn new(config: UctConfig, seed: u64) -> Uct {
-        Uct { config, rng: fastrand::Rng::with_seed(seed) }
+    fn children(&self) -> std::ops::Range<usize> {
+        self.first_child as usize..(self.first_child + self.child_count) as usize
+    }
+
+    /// Mean value for the mover, prior included.
+    fn mean(&self) -> f64 {
+        let k = &self.knowledge;
+        let n = f64::from(self.visits) + f64::from(k.prior_visits);
+        if n == 0.0 {
+            0.5
+        } else {
+            (self.reward + f64::from(k.prior_value * k.prior_visits)) / n
+        }
     }
 }
 
-/// One search's tree.
 struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
 }
 
 impl<G: Game> Tree<G> {
     fn new(root: &G) -> Tree<G> {
-        let root_node = Node {
-            mv: None,
-            mover: root.to_move().other(),
-            first_child: 0,
-            child_count: 0,
-            expanded: false,
-            visits: 0,
-            reward: 0.0,
-        };
-        Tree { nodes: vec![root_node] }
+        Tree { nodes: vec![Node::new(None, root.to_move().other(), Knowledge::default())] }
     }
 
-    fn expand(&mut self, node: usize, state: &G, moves: &[G::Move], rng: &mut fastrand::Rng) {
+    fn expand(&mut self, node: usize, state: &G, moves: &[G::Move], policy: &dyn Policy<G>, rng: &mut fastrand::Rng) {
         let first = self.nodes.len();
         let mover = state.to_move();
-        let start = first;
-        self.nodes.extend(moves.iter().map(|&mv| Node {
-            mv: Some(mv),
-            mover,
-            first_child: 0,
-            child_count: 0,
-            expanded: false,
-            visits: 0,
-            reward: 0.0,
+        let knows = policy.has_knowledge();
+        self.nodes.extend(moves.iter().map(|&mv| {
+            let k = if knows { policy.knowledge(state, mv) } else { Knowledge::default() };
+            Node::new(Some(mv), mover, k)
         }));
-        // Unvisited children are tried in this order: shuffle so that no move generator
-        // order biases the search.
-        let new = &mut self.nodes[start..];
+        // Unvisited children are tried in this order: shuffle so that the move generator's
+        // order does not bias the search.
+        let new = &mut self.nodes[first..];
         for i in (1..new.len()).rev() {
             new.swap(i, rng.usize(..=i));
         }
@@ -89,96 +189,353 @@ impl<G: Game> Tree<G> {
         n.expanded = true;
     }
 
-    fn select(&self, node: usize, c: f64) -> usize {
+    fn select(&self, node: usize, cfg: &MctsConfig, c: f64) -> usize {
         let n = &self.nodes[node];
-        let children = n.first_child as usize..(n.first_child + n.child_count) as usize;
         let log_n = f64::from(n.visits.max(1)).ln();
-        let mut best = children.start;
+        let mut best = usize::MAX;
         let mut best_score = f64::NEG_INFINITY;
-        for i in children {
+        let mut fallback = usize::MAX;
+        for i in n.children() {
             let child = &self.nodes[i];
-            if child.visits == 0 {
+            match child.proof {
+                Proof::Win => return i,
+                Proof::Loss => {
+                    if fallback == usize::MAX || child.visits > self.nodes[fallback].visits {
+                        fallback = i;
+                    }
+                    continue;
+                }
+                Proof::Unknown => {}
+            }
+            let k = &child.knowledge;
+            let visits = f64::from(child.visits) + f64::from(k.prior_visits);
+            if visits == 0.0 {
+                // Unvisited and without prior: try it now (its bias breaks ties later).
                 return i;
             }
-            let v = f64::from(child.visits);
-            let score = child.reward / v + c * (log_n / v).sqrt();
+            let mut value = child.mean();
+            if let Some(rave_k) = cfg.rave {
+                if child.amaf_visits > 0 {
+                    let beta = (rave_k / (3.0 * visits + rave_k)).sqrt();
+                    let amaf = f64::from(child.amaf_reward) / f64::from(child.amaf_visits);
+                    value = (1.0 - beta) * value + beta * amaf;
+                }
+            }
+            let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
+            let score = value + c * (log_n / visits).sqrt() + bias;
             if score > best_score {
                 best_score = score;
                 best = i;
             }
         }
-        best
+        if best == usize::MAX {
+            fallback
+        } else {
+            best
+        }
     }
 
-    fn root_children(&self) -> &[Node<G::Move>] {
-        let root = &self.nodes[0];
-        &self.nodes[root.first_child as usize..(root.first_child + root.child_count) as usize]
+    /// Re-derives `node`'s proof from its children's. Returns whether it changed.
+    fn update_proof(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        if n.proof != Proof::Unknown || !n.expanded || n.child_count == 0 {
+            return false;
+        }
+        let mut any_win = false;
+        let mut all_loss = true;
+        let mut child_mover = n.mover;
+        for i in n.children() {
+            let c = &self.nodes[i];
+            child_mover = c.mover;
+            any_win |= c.proof == Proof::Win;
+            all_loss &= c.proof == Proof::Loss;
+        }
+        // The side to move here (the children's mover) wins if one child wins, loses if all lose.
+        let for_side_to_move = if any_win {
+            Proof::Win
+        } else if all_loss {
+            Proof::Loss
+        } else {
+            return false;
+        };
+        let same = child_mover == n.mover;
+        self.nodes[node].proof = match (for_side_to_move, same) {
+            (p, true) => p,
+            (Proof::Win, false) => Proof::Loss,
+            (_, false) => Proof::Win,
+        };
+        true
+    }
+
+    /// Copies the subtree under `root` into a fresh tree (old branches are freed).
+    fn subtree(&self, root: usize) -> Tree<G> {
+        let mut nodes = Vec::new();
+        let mut r = self.nodes[root].clone();
+        r.mv = None;
+        nodes.push(r);
+        let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let o = &self.nodes[old];
+            if !o.expanded {
+                continue;
+            }
+            let first = nodes.len();
+            for i in o.children() {
+                nodes.push(self.nodes[i].clone());
+                queue.push_back((i, nodes.len() - 1));
+            }
+            nodes[new].first_child = first as u32;
+        }
+        Tree { nodes }
     }
 }
 
-impl<G: Game> Engine<G> for Uct {
+/// Plain UCT (the seeds' baseline).
+pub fn uct<G: Game>(seed: u64) -> Mcts<G, RandomPlayouts> {
+    Mcts::new(MctsConfig::UCT, RandomPlayouts, seed)
+}
+
+/// An MCTS engine: a configuration and a policy.
+pub struct Mcts<G: Game, P: Policy<G>> {
+    config: MctsConfig,
+    policy: P,
+    rng: fastrand::Rng,
+    history: Vec<G::Move>,
+    saved: Option<(Vec<G::Move>, Tree<G>)>,
+}
+
+impl<G: Game, P: Policy<G>> Mcts<G, P> {
+    pub fn new(config: MctsConfig, policy: P, seed: u64) -> Self {
+        Mcts { config, policy, rng: fastrand::Rng::with_seed(seed), history: Vec::new(), saved: None }
+    }
+
+    /// The saved tree advanced to the current history, if it holds this position with
+    /// exactly these root moves.
+    fn reused_tree(&mut self, root_moves: &[G::Move]) -> Option<Tree<G>> {
+        let (old_history, tree) = self.saved.take()?;
+        let extra = self.history.strip_prefix(old_history.as_slice())?;
+        let mut node = 0;
+        for mv in extra {
+            let n = &tree.nodes[node];
+            node = n.children().find(|&i| tree.nodes[i].mv == Some(*mv))?;
+        }
+        let n = &tree.nodes[node];
+        if !n.expanded || n.child_count as usize != root_moves.len() || n.proof != Proof::Unknown {
+            return None;
+        }
+        let children_match = n.children().all(|i| tree.nodes[i].mv.is_some_and(|m| root_moves.contains(&m)));
+        children_match.then(|| tree.subtree(node))
+    }
+}
+
+impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
+    fn set_history(&mut self, moves: &[G::Move]) {
+        self.history.clear();
+        self.history.extend_from_slice(moves);
+    }
+
     fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
-        let mut tree = Tree::<G>::new(game);
-        tree.expand(0, game, root_moves, &mut self.rng);
+        let cfg = self.config;
+        let max_nodes = (cfg.memory_bytes / std::mem::size_of::<Node<G::Move>>()).max(root_moves.len() + 1);
+        let reused = if cfg.reuse_tree { self.reused_tree(root_moves) } else { None };
+        let reused_nodes = reused.as_ref().map_or(0, |t| t.nodes.len());
+        let mut tree = reused.unwrap_or_else(|| {
+            let mut t = Tree::<G>::new(game);
+            t.expand(0, game, root_moves, &self.policy, &mut self.rng);
+            t
+        });
+        let c = self.policy.exploration(game, cfg.exploration);
         let mut moves = Vec::with_capacity(128);
         let mut path = Vec::with_capacity(64);
+        let mut played: Vec<(Player, G::Move)> = Vec::with_capacity(256);
+        let mut seen = if cfg.rave.is_some() { vec![u32::MAX; 2 * G::MOVE_SPACE] } else { Vec::new() };
         let mut iterations = 0u64;
+        let mut stopped_early = false;
         while !budget.exhausted(iterations) {
+            if tree.nodes[0].proof != Proof::Unknown {
+                stopped_early = true;
+                break;
+            }
+            if cfg.early_stop && iterations % 256 == 255 && cannot_be_overtaken(&tree, budget, iterations) {
+                stopped_early = true;
+                break;
+            }
             iterations += 1;
             let mut state = game.clone();
             let mut node = 0usize;
             path.clear();
             path.push(0usize);
-            // Selection and expansion: descend until a node never visited before.
+            played.clear();
+            // Selection and expansion.
+            let mut terminal = None;
             loop {
                 let n = &tree.nodes[node];
+                if n.proof != Proof::Unknown {
+                    break;
+                }
                 if !n.expanded {
-                    if n.visits == 0 || tree.nodes.len() >= self.config.max_nodes {
+                    if node != 0 && n.visits == 0 {
+                        if cfg.solver {
+                            terminal = state.outcome();
+                        }
+                        break;
+                    }
+                    if tree.nodes.len() >= max_nodes {
                         break;
                     }
                     state.legal_moves(&mut moves);
-                    tree.expand(node, &state, &moves, &mut self.rng);
+                    if moves.is_empty() {
+                        terminal = state.outcome();
+                        tree.nodes[node].expanded = true;
+                        break;
+                    }
+                    tree.expand(node, &state, &moves, &self.policy, &mut self.rng);
                 }
                 if tree.nodes[node].child_count == 0 {
-                    break; // the game is over here
+                    terminal = state.outcome();
+                    break;
                 }
-                node = tree.select(node, self.config.exploration);
-                state.play(tree.nodes[node].mv.expect("only the root has no move"));
+                node = tree.select(node, &cfg, c);
+                let mv = tree.nodes[node].mv.expect("only the root has no move");
+                played.push((state.to_move(), mv));
+                state.play(mv);
                 path.push(node);
             }
-            // Playout: uniformly random legal moves to the end.
-            let outcome = loop {
-                state.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break state.outcome().expect("no legal move means the game is over");
+            // Evaluation: a proof, the game's end, or a playout.
+            let leaf = &tree.nodes[node];
+            let first_reward = match (leaf.proof, terminal) {
+                (Proof::Win, _) => reward_of(leaf.mover, 1.0),
+                (Proof::Loss, _) => reward_of(leaf.mover, 0.0),
+                (_, Some(outcome)) => {
+                    if cfg.solver {
+                        if let Outcome::Win(w) = outcome {
+                            tree.nodes[node].proof = if w == leaf.mover { Proof::Win } else { Proof::Loss };
+                        }
+                    }
+                    outcome.reward(Player::First)
                 }
-                state.play(moves[self.rng.usize(..moves.len())]);
+                (_, None) => self.policy.playout(&mut state, &mut self.rng, &mut played),
             };
-            for &i in &path {
+            // Back-up.
+            let mut proof_changed = cfg.solver;
+            for (depth, &i) in path.iter().enumerate().rev() {
+                if proof_changed && depth + 1 < path.len() {
+                    proof_changed = tree.update_proof(i);
+                }
                 let n = &mut tree.nodes[i];
                 n.visits += 1;
-                n.reward += outcome.reward(n.mover);
+                n.reward += if n.mover == Player::First { first_reward } else { 1.0 - first_reward };
+            }
+            if cfg.rave.is_some() {
+                update_amaf(&mut tree, &path, &played, first_reward, &mut seen);
             }
         }
-        let children = tree.root_children();
-        let best = children
-            .iter()
-            .max_by(|a, b| (a.visits, a.reward).partial_cmp(&(b.visits, b.reward)).expect("rewards are finite"))
-            .expect("at least one root move");
-        let value = if best.visits > 0 { best.reward / f64::from(best.visits) } else { 0.5 };
-        let summary = format!(
-            "uct iters={iterations} nodes={} visits={} value={value:.3} ms={}",
-            tree.nodes.len(),
-            best.visits,
-            budget.deadline.elapsed().as_millis()
-        );
-        let root_stats = children
-            .iter()
-            .map(|c| {
-                let mean = if c.visits > 0 { c.reward / f64::from(c.visits) } else { 0.0 };
-                (c.mv.expect("children have moves"), u64::from(c.visits), mean)
-            })
-            .collect();
-        SearchResult { best: best.mv.expect("children have moves"), summary, root_stats }
+        if cfg.reuse_tree {
+            self.saved = Some((self.history.clone(), tree));
+            let tree = &self.saved.as_ref().expect("just saved").1;
+            return finish(tree, cfg.name, iterations, reused_nodes, stopped_early, budget);
+        }
+        finish(&tree, cfg.name, iterations, reused_nodes, stopped_early, budget)
     }
+}
+
+fn reward_of(mover: Player, value_for_mover: f64) -> f64 {
+    if mover == Player::First {
+        value_for_mover
+    } else {
+        1.0 - value_for_mover
+    }
+}
+
+/// AMAF: every child of a node on the path whose move its mover played later in the
+/// simulation shares the result.
+fn update_amaf<G: Game>(
+    tree: &mut Tree<G>,
+    path: &[usize],
+    played: &[(Player, G::Move)],
+    first_reward: f64,
+    seen: &mut [u32],
+) {
+    // seen[player * MOVE_SPACE + move] = the first ply index at which that side played it.
+    seen.iter_mut().for_each(|s| *s = u32::MAX);
+    for (ply, &(p, mv)) in played.iter().enumerate().rev() {
+        seen[p.index() * G::MOVE_SPACE + G::move_index(mv)] = ply as u32;
+    }
+    for (depth, &node) in path.iter().enumerate() {
+        // The path's node at `depth` was reached after `depth` plies of `played`.
+        let range = tree.nodes[node].children();
+        for i in range {
+            let child = &mut tree.nodes[i];
+            let Some(mv) = child.mv else { continue };
+            let first = seen[child.mover.index() * G::MOVE_SPACE + G::move_index(mv)];
+            if first != u32::MAX && first as usize >= depth {
+                child.amaf_visits += 1;
+                child.amaf_reward += reward_of(child.mover, first_reward) as f32;
+            }
+        }
+    }
+}
+
+/// Seed 004's early stop: the most visited root move leads by more visits than the
+/// remaining time can give any other.
+fn cannot_be_overtaken<G: Game>(tree: &Tree<G>, budget: &Budget, iterations: u64) -> bool {
+    let root = &tree.nodes[0];
+    let (mut first, mut second) = (0u64, 0u64);
+    for i in root.children() {
+        let v = u64::from(tree.nodes[i].visits);
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    let left = match (budget.max_iterations, budget.deadline.remaining()) {
+        (Some(max), _) => max.saturating_sub(iterations),
+        (None, Some(remaining)) => {
+            let elapsed = budget.deadline.elapsed().as_secs_f64().max(1e-6);
+            (iterations as f64 / elapsed * remaining.as_secs_f64()) as u64
+        }
+        (None, None) => return false,
+    };
+    first > second + left
+}
+
+fn finish<G: Game>(
+    tree: &Tree<G>,
+    name: &str,
+    iterations: u64,
+    reused: usize,
+    stopped_early: bool,
+    budget: &Budget,
+) -> SearchResult<G::Move> {
+    let root = &tree.nodes[0];
+    let children: Vec<&Node<G::Move>> = root.children().map(|i| &tree.nodes[i]).collect();
+    let key = |n: &Node<G::Move>| {
+        let proof_rank = match n.proof {
+            Proof::Win => 2,
+            Proof::Unknown => 1,
+            Proof::Loss => 0,
+        };
+        (proof_rank, n.visits, (n.mean() * 1e9) as i64)
+    };
+    let best = children.iter().copied().max_by_key(|n| key(n)).expect("at least one root move");
+    let proof = match best.proof {
+        Proof::Win => " proven=win",
+        Proof::Loss => " proven=loss",
+        Proof::Unknown => "",
+    };
+    let summary = format!(
+        "{name} iters={iterations} nodes={} reused={reused} visits={} value={:.3}{proof}{} ms={}",
+        tree.nodes.len(),
+        best.visits,
+        best.mean(),
+        if stopped_early { " early-stop" } else { "" },
+        budget.deadline.elapsed().as_millis()
+    );
+    let root_stats = children
+        .iter()
+        .map(|c| (c.mv.expect("children have moves"), u64::from(c.visits), if c.visits > 0 { c.mean() } else { 0.0 }))
+        .collect();
+    SearchResult { best: best.mv.expect("children have moves"), summary, root_stats }
 }

@@ -23,4 +23,8 @@ pub struct SearchResult<M> {
 pub trait Engine<G: Game>: Send {
     /// Chooses one of `root_moves` (non-empty, all legal in `game`).
     fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move>;
+
+    /// Every move of the game so far, given before each search, so that an engine that
+    /// keeps its tree between turns (keep-running) can find the new root in it.
+    fn set_history(&mut self, _moves: &[G::Move]) {}
 }

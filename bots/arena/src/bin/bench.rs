@@ -5,7 +5,7 @@
 //! must keep the signature).
 
 use botzone_games::botzone::BotzoneGame;
-use botzone_games::search::mcts::{Uct, UctConfig};
+use botzone_games::search::mcts;
 use botzone_games::search::{Budget, Engine};
 use botzone_games::{ataxx, dots, nogo};
 use std::time::Instant;
@@ -33,7 +33,7 @@ fn signature<G: BotzoneGame>(iterations: u64) -> (String, f64) {
     let game = G::start();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let mut uct = Uct::new(UctConfig::default(), 12345);
+    let mut uct = mcts::uct::<G>(12345);
     let start = Instant::now();
     let result = uct.search(&game, &moves, &Budget::iterations(iterations));
     let summary = result.summary;
