@@ -39,11 +39,182 @@ impl fmt::Display for Move {
 /// The board as the judge snapshots it: right after the piece is placed, before flips.
 type Snapshot = [Bitboard; 2];
 
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Position {
+/// Pieces, side to move and move count: every rule except repetition, which needs
+/// history. `Copy`, so search engines use it as their model of the game (at the cost of
+/// not seeing CIRCULAR_MOVE below the root, where it is rare); the judge and the bots'
+/// root moves use [`Position`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
     pieces: [Bitboard; 2],
     to_move: Player,
     ply: u16,
+}
+
+impl Board {
+    pub fn new(first: Bitboard, second: Bitboard, to_move: Player, ply: u16) -> Board {
+        Board { pieces: [first, second], to_move, ply }
+    }
+
+    pub fn pieces(&self, player: Player) -> Bitboard {
+        self.pieces[player.index()]
+    }
+    pub fn empty(&self) -> Bitboard {
+        self.pieces[0].or(self.pieces[1]).not()
+    }
+    pub fn ply(&self) -> u16 {
+        self.ply
+    }
+
+    /// Whether `player` has any clone or jump (the judge's end-of-game test looks at the
+    /// board only, not at the repetition rule).
+    pub fn can_move(&self, player: Player) -> bool {
+        !self.pieces(player).dilate().dilate().and(self.empty()).is_empty()
+    }
+
+    /// Every move by clone target and by jump source/target (libataxx's counting). Clones
+    /// use the lowest-index adjacent source.
+    pub fn generate(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        let own = self.pieces(self.to_move);
+        let empty = self.empty();
+        for to in own.dilate().and(empty).iter() {
+            let from = RING1[to as usize].and(own).0.trailing_zeros() as Square;
+            moves.push(Move { from, to });
+        }
+        for from in own.iter() {
+            for to in RING2[from as usize].and(empty).iter() {
+                moves.push(Move { from, to });
+            }
+        }
+    }
+
+    /// The judge's snapshot after `mv`: the piece placed, nothing flipped yet.
+    fn snapshot_after(&self, mv: Move) -> Snapshot {
+        let me = self.to_move.index();
+        let mut snap = self.pieces;
+        if mv.is_jump() {
+            snap[me] = snap[me].without(mv.from);
+        }
+        snap[me] = snap[me].with(mv.to);
+        snap
+    }
+
+    /// Plays a geometrically legal move.
+    pub fn make(&mut self, mv: Move) {
+        let snap = self.snapshot_after(mv);
+        let me = self.to_move.index();
+        let flips = RING1[mv.to as usize].and(snap[1 - me]);
+        self.pieces[me] = snap[me].or(flips);
+        self.pieces[1 - me] = snap[1 - me].and(flips.not());
+        self.ply += 1;
+        self.to_move = self.to_move.other();
+    }
+
+    /// How many enemy pieces `mv` turns.
+    pub fn flips(&self, mv: Move) -> u32 {
+        RING1[mv.to as usize].and(self.pieces(self.to_move.other())).count()
+    }
+
+    /// Botzone's end test, applied after every move.
+    pub fn judge(&self) -> Option<Outcome> {
+        if self.ply == 0 {
+            return None;
+        }
+        let mover = self.to_move.other();
+        if self.pieces(self.to_move).is_empty() {
+            return Some(Outcome::Win(mover));
+        }
+        let can = [self.can_move(Player::First), self.can_move(Player::Second)];
+        if can[0] && can[1] && self.ply < MOVE_CAP {
+            return None;
+        }
+        let [a, b] = self.final_counts(can);
+        Some(match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
+            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+
+    /// Piece counts as the judge scores a finished game: a side that can still move while
+    /// the other cannot is credited with every empty square.
+    pub fn final_counts(&self, can: [bool; 2]) -> [u32; 2] {
+        let mut count = [self.pieces[0].count(), self.pieces[1].count()];
+        let empties = self.empty().count();
+        match can {
+            [true, false] => count[0] += empties,
+            [false, true] => count[1] += empties,
+            _ => {}
+        }
+        count
+    }
+
+    /// Counts leaf positions `depth` moves ahead with libataxx's counting (clones per
+    /// target, jumps per source and target), Botzone's end rule and no repetition rule
+    /// (the repetition rule depends on history, not on the move generator). The last
+    /// ply is counted in bulk without playing it.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if self.judge().is_some() {
+            return 0;
+        }
+        if depth == 0 {
+            return 1;
+        }
+        let own = self.pieces(self.to_move);
+        let empty = self.empty();
+        if depth == 1 {
+            let clones = own.dilate().and(empty).count() as u64;
+            let jumps: u64 = own.iter().map(|s| RING2[s as usize].and(empty).count() as u64).sum();
+            return clones + jumps;
+        }
+        let mut moves = Vec::with_capacity(64);
+        self.generate(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = *self;
+                child.make(mv);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+impl Game for Board {
+    const MOVE_SPACE: usize = 49 * 49;
+
+    fn move_index(mv: Move) -> usize {
+        usize::from(mv.from) * 49 + usize::from(mv.to)
+    }
+
+    type Move = Move;
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<Move>) {
+        if self.judge().is_some() {
+            moves.clear();
+        } else {
+            self.generate(moves);
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.make(mv);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.judge()
+    }
+}
+
+/// A position with the history the repetition rule needs: the exact game as the judge
+/// plays it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    board: Board,
     /// Snapshots since the last clone (that clone's included), or since the start.
     /// A clone adds a piece and no move removes one, so a repeated pair of snapshots
     /// can only lie inside a run of jumps: older snapshots can never match again.
@@ -67,40 +238,24 @@ impl Position {
 
     /// A position without history (for tests, fixtures and benchmarks).
     pub fn from_parts(first: Bitboard, second: Bitboard, to_move: Player, ply: u16) -> Position {
-        Position { pieces: [first, second], to_move, ply, snapshots: vec![[first, second]] }
+        Position { board: Board::new(first, second, to_move, ply), snapshots: vec![[first, second]] }
     }
 
+    /// The position without its history.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
     pub fn pieces(&self, player: Player) -> Bitboard {
-        self.pieces[player.index()]
+        self.board.pieces(player)
     }
     pub fn empty(&self) -> Bitboard {
-        self.pieces[0].or(self.pieces[1]).not()
+        self.board.empty()
     }
     pub fn ply(&self) -> u16 {
-        self.ply
+        self.board.ply
     }
-
-    /// Whether `player` has any clone or jump, ignoring the repetition rule
-    /// (the judge's end-of-game test looks at the board only).
     pub fn can_move(&self, player: Player) -> bool {
-        !self.pieces(player).dilate().dilate().and(self.empty()).is_empty()
-    }
-
-    /// Every move by clone target and by jump source/target (libataxx's counting), without
-    /// the repetition rule. Clones use the lowest-index adjacent source.
-    pub fn generate_geometric(&self, moves: &mut Vec<Move>) {
-        moves.clear();
-        let own = self.pieces(self.to_move);
-        let empty = self.empty();
-        for to in own.dilate().and(empty).iter() {
-            let from = RING1[to as usize].and(own).0.trailing_zeros() as Square;
-            moves.push(Move { from, to });
-        }
-        for from in own.iter() {
-            for to in RING2[from as usize].and(empty).iter() {
-                moves.push(Move { from, to });
-            }
-        }
+        self.board.can_move(player)
     }
 
     /// Every (source, target) pair the judge accepts: a clone target reachable from two
@@ -109,7 +264,7 @@ impl Position {
         if self.outcome().is_some() {
             return Vec::new();
         }
-        let own = self.pieces(self.to_move);
+        let own = self.pieces(self.board.to_move);
         let empty = self.empty();
         let mut moves = Vec::new();
         for from in own.iter() {
@@ -123,16 +278,6 @@ impl Position {
         moves
     }
 
-    fn snapshot_after(&self, mv: Move) -> Snapshot {
-        let me = self.to_move.index();
-        let mut snap = self.pieces;
-        if mv.is_jump() {
-            snap[me] = snap[me].without(mv.from);
-        }
-        snap[me] = snap[me].with(mv.to);
-        snap
-    }
-
     /// CIRCULAR_MOVE: with the move as move m, the pair (snapshot m-1, snapshot m) equals an
     /// earlier pair (snapshot i, snapshot i+1) with i <= m-3.
     pub fn is_circular(&self, mv: Move) -> bool {
@@ -141,7 +286,7 @@ impl Position {
             return false;
         }
         let last = self.snapshots[n - 1];
-        let next = self.snapshot_after(mv);
+        let next = self.board.snapshot_after(mv);
         (0..n - 2).any(|i| self.snapshots[i] == last && self.snapshots[i + 1] == next)
     }
 
@@ -155,7 +300,7 @@ impl Position {
         }
         let (x0, y0) = Bitboard::coords(mv.from);
         let (x1, y1) = Bitboard::coords(mv.to);
-        if !self.pieces(self.to_move).contains(mv.from) {
+        if !self.pieces(self.board.to_move).contains(mv.from) {
             return Err(format!("no piece of the side to move on ({x0},{y0})"));
         }
         if !self.empty().contains(mv.to) {
@@ -178,99 +323,34 @@ impl Position {
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        let snap = self.snapshot_after(mv);
-        let me = self.to_move.index();
-        let flips = RING1[mv.to as usize].and(snap[1 - me]);
-        self.pieces[me] = snap[me].or(flips);
-        self.pieces[1 - me] = snap[1 - me].and(flips.not());
-        if mv.is_jump() {
-            self.snapshots.push(snap);
-        } else {
+        let snap = self.board.snapshot_after(mv);
+        if !mv.is_jump() {
             self.snapshots.clear();
-            self.snapshots.push(snap);
         }
-        self.ply += 1;
-        self.to_move = self.to_move.other();
+        self.snapshots.push(snap);
+        self.board.make(mv);
     }
 
-    /// Botzone's end test, applied after every move.
-    fn judge(&self) -> Option<Outcome> {
-        if self.ply == 0 {
-            return None;
-        }
-        let mover = self.to_move.other();
-        if self.pieces(self.to_move).is_empty() {
-            return Some(Outcome::Win(mover));
-        }
-        let can = [self.can_move(Player::First), self.can_move(Player::Second)];
-        if can[0] && can[1] && self.ply < MOVE_CAP {
-            return None;
-        }
-        let mut count = [self.pieces[0].count(), self.pieces[1].count()];
-        let empties = self.empty().count();
-        match can {
-            [true, false] => count[0] += empties,
-            [false, true] => count[1] += empties,
-            _ => {}
-        }
-        Some(match count[0].cmp(&count[1]) {
-            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
-            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
-            std::cmp::Ordering::Equal => Outcome::Draw,
-        })
-    }
-
-    /// Counts leaf positions `depth` moves ahead with libataxx's counting (clones per
-    /// target, jumps per source and target), Botzone's end rule and no repetition rule
-    /// (the repetition rule depends on history, not on the move generator). The last
-    /// ply is counted in bulk without playing it.
     pub fn perft(&self, depth: u32) -> u64 {
-        if self.judge().is_some() {
-            return 0;
-        }
-        if depth == 0 {
-            return 1;
-        }
-        let own = self.pieces(self.to_move);
-        let empty = self.empty();
-        if depth == 1 {
-            let clones = own.dilate().and(empty).count() as u64;
-            let jumps: u64 = own.iter().map(|s| RING2[s as usize].and(empty).count() as u64).sum();
-            return clones + jumps;
-        }
-        let mut moves = Vec::with_capacity(64);
-        self.generate_geometric(&mut moves);
-        let mut child = self.clone();
-        moves
-            .iter()
-            .map(|&mv| {
-                child.clone_from(self);
-                child.play_unchecked(mv);
-                child.perft(depth - 1)
-            })
-            .sum()
+        self.board.perft(depth)
     }
 }
 
 impl Game for Position {
-    const MOVE_SPACE: usize = 49 * 49;
+    const MOVE_SPACE: usize = Board::MOVE_SPACE;
 
     fn move_index(mv: Move) -> usize {
-        usize::from(mv.from) * 49 + usize::from(mv.to)
+        Board::move_index(mv)
     }
 
     type Move = Move;
 
     fn to_move(&self) -> Player {
-        self.to_move
+        self.board.to_move
     }
 
     fn legal_moves(&self, moves: &mut Vec<Move>) {
-        if self.judge().is_some() {
-            moves.clear();
-            return;
-        }
-        self.generate_geometric(moves);
+        self.board.legal_moves(moves);
         if self.snapshots.len() >= 3 {
             moves.retain(|&mv| !self.is_circular(mv));
         }
@@ -282,15 +362,15 @@ impl Game for Position {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = self.judge() {
+        if let Some(outcome) = self.board.judge() {
             return Some(outcome);
         }
         // A side whose every move is CIRCULAR_MOVE must play an illegal move and lose.
         if self.snapshots.len() >= 3 {
             let mut moves = Vec::new();
-            self.generate_geometric(&mut moves);
+            self.board.generate(&mut moves);
             if moves.iter().all(|&mv| self.is_circular(mv)) {
-                return Some(Outcome::Win(self.to_move.other()));
+                return Some(Outcome::Win(self.board.to_move.other()));
             }
         }
         None
@@ -298,6 +378,12 @@ impl Game for Position {
 }
 
 impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        self.board.fmt(f)
+    }
+}
+
+impl fmt::Display for Board {
     /// Black `X`, white `O`, empty `.`, with coordinates.
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         writeln!(f, "  0 1 2 3 4 5 6")?;

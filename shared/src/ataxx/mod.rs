@@ -5,4 +5,4 @@ mod board;
 mod io;
 
 pub use bitboard::{Bitboard, Square};
-pub use board::{Move, Position, MOVE_CAP};
+pub use board::{Board, Move, Position, MOVE_CAP};
