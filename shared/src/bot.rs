@@ -52,9 +52,9 @@ pub struct Args {
     /// Independent root searches merged at the end (seed 001's root parallelism).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: u16,
-    /// Search engine (see the list below).
-    #[arg(long, default_value = "uct")]
-    pub engine: String,
+    /// Search engine (see the list below; default: the first).
+    #[arg(long)]
+    pub engine: Option<String>,
     /// Print every legal response for the input's position as a JSON array, then exit.
     #[arg(long)]
     pub legal: bool,
@@ -143,10 +143,13 @@ pub fn run<G: BotzoneGame>(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<(), BotError> {
-    let spec = engines.iter().find(|e| e.name == args.engine).ok_or_else(|| {
-        let names: Vec<_> = engines.iter().map(|e| e.name).collect();
-        BotError::Usage(format!("unknown engine {:?}; engines: {}", args.engine, names.join(", ")))
-    })?;
+    let spec = match &args.engine {
+        None => &engines[0],
+        Some(name) => engines.iter().find(|e| e.name == name).ok_or_else(|| {
+            let names: Vec<_> = engines.iter().map(|e| e.name).collect();
+            BotError::Usage(format!("unknown engine {name:?}; engines: {}", names.join(", ")))
+        })?,
+    };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
     });

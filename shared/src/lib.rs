@@ -8,6 +8,7 @@ pub mod ataxx;
 pub mod bot;
 pub mod botzone;
 pub mod dots;
+pub mod engines;
 pub mod game;
 pub mod nogo;
 pub mod search;

@@ -1,8 +1,8 @@
 //! The Ataxx bot: one Botzone turn on stdin, one move on stdout. See `ataxx --help`.
 
 use botzone_games::ataxx::Position;
-use botzone_games::bot;
+use botzone_games::{bot, engines};
 
 fn main() {
-    bot::main::<Position>(bot::generic_engines())
+    bot::main::<Position>(engines::ataxx::engines())
 }

@@ -2,6 +2,7 @@
 
 mod bitboard;
 mod board;
+pub mod eval;
 mod io;
 
 pub use bitboard::{Bitboard, Square};

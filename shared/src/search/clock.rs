@@ -51,6 +51,12 @@ impl Budget {
         Budget { deadline: Deadline::never(), max_iterations: Some(n) }
     }
 
+    /// Whether a node-counting search (alpha-beta) must stop: over its node cap, or past
+    /// the deadline. The caller reads this every thousand nodes or so.
+    pub fn exhausted_nodes(&self, nodes: u64) -> bool {
+        self.max_iterations.is_some_and(|max| nodes >= max) || self.deadline.expired()
+    }
+
     /// Whether a search that has done `iterations` must stop now. Reads the clock only
     /// every `CLOCK_INTERVAL` iterations.
     pub fn exhausted(&self, iterations: u64) -> bool {

@@ -1,5 +1,6 @@
 //! Search engines, generic over [`Game`]: one file per algorithm.
 
+pub mod alphabeta;
 pub mod clock;
 pub mod mcts;
 pub mod parallel;

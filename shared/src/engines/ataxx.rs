@@ -1,0 +1,110 @@
+//! Ataxx engines: `ab` (alpha-beta, the strongest), `seed` (seed 003's MCTS as written),
+//! and the generic `uct` and `random`.
+
+use super::{HasModel, OnModel};
+use crate::ataxx::eval::{self, WEIGHTS};
+use crate::ataxx::{Board, Move, Position};
+use crate::bot::{generic_engines, EngineSpec};
+use crate::game::{Game, Player};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
+use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
+
+impl HasModel for Position {
+    type Model = Board;
+    fn model(&self) -> Board {
+        *self.board()
+    }
+}
+
+/// The evaluation of `ataxx::eval` for alpha-beta.
+pub struct AtaxxEval;
+
+impl Evaluator<Board> for AtaxxEval {
+    fn evaluate(&self, b: &Board) -> i32 {
+        eval::evaluate(b, &WEIGHTS)
+    }
+    fn hash(&self, b: &Board) -> u64 {
+        eval::hash(b)
+    }
+    fn order(&self, b: &Board, mv: Move) -> i32 {
+        eval::move_order(b, mv)
+    }
+}
+
+/// Seed 003: selection `UCT' = mean + c0 sqrt(ln N / n) + c1 relscore + c2 clone`
+/// (the report's signs are for values stored from the opponent's side), greedy playouts
+/// cut after `cut` plies and scored by piece difference, proven wins flagged.
+#[derive(Debug, Clone, Copy)]
+pub struct Seed003 {
+    pub c1: f32,
+    pub c2: f32,
+    pub cut: usize,
+}
+
+pub const SEED_003: Seed003 = Seed003 { c1: 0.5, c2: 0.1, cut: 40 };
+
+impl Policy<Board> for Seed003 {
+    fn has_knowledge(&self) -> bool {
+        true
+    }
+
+    fn knowledge(&self, parent: &Board, mv: Move) -> Knowledge {
+        let rel = eval::relscore_after(parent, mv) as f32 / 49.0;
+        Knowledge { prior_value: 0.0, prior_visits: 0.0, bias: self.c1 * rel + self.c2 * f32::from(u8::from(!mv.is_jump())) }
+    }
+
+    /// Greedy: the move with the best piece difference (ties at random), for `cut` plies;
+    /// the value is the piece difference scaled into 0..1, or 1/0 if the game really ended.
+    fn playout(&mut self, state: &mut Board, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Move)>) -> f64 {
+        let mut moves = Vec::with_capacity(64);
+        for _ in 0..self.cut {
+            state.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mut best = Vec::with_capacity(8);
+            let mut best_score = i32::MIN;
+            for &mv in &moves {
+                let s = 2 * state.flips(mv) as i32 + i32::from(!mv.is_jump());
+                if s > best_score {
+                    best_score = s;
+                    best.clear();
+                }
+                if s == best_score {
+                    best.push(mv);
+                }
+            }
+            let mv = best[rng.usize(..best.len())];
+            played.push((state.to_move(), mv));
+            state.make(mv);
+        }
+        match state.outcome() {
+            Some(o) => o.reward(Player::First),
+            None => {
+                let diff = state.pieces(Player::First).count() as f64 - state.pieces(Player::Second).count() as f64;
+                0.5 + diff / 98.0
+            }
+        }
+    }
+}
+
+/// The engines of the `ataxx` bot; the first is the default.
+pub fn engines() -> Vec<EngineSpec<Position>> {
+    let mut list = vec![
+        EngineSpec {
+            name: "ab",
+            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR; eval: material, exposure, exclusive empties, threat",
+            make: |_seed| Box::new(OnModel::new(AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval))),
+        },
+        EngineSpec {
+            name: "seed",
+            about: "seed 003: MCTS with relscore/clone selection terms, greedy playouts cut at 40 plies, proven wins",
+            make: |seed| {
+                let config = MctsConfig { name: "seed003", solver: true, bias_decays: false, ..MctsConfig::UCT };
+                Box::new(OnModel::new(Mcts::new(config, SEED_003, seed)))
+            },
+        },
+    ];
+    list.extend(generic_engines());
+    list
+}

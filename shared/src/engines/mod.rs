@@ -1,0 +1,37 @@
+//! Each game's engines: the search algorithms of `search` wired to the game's knowledge.
+//! The first engine of each list is the bot's default (the strongest by measurement).
+
+pub mod ataxx;
+
+use crate::game::Game;
+use crate::search::{Budget, Engine, SearchResult};
+
+/// Runs an engine written for a simpler model of the game (Ataxx's `Board`, without the
+/// repetition history) on the exact game: root moves come from the exact game, so the
+/// answer is always legal.
+pub struct OnModel<M: Game, E: Engine<M>> {
+    engine: E,
+    _model: std::marker::PhantomData<M>,
+}
+
+impl<M: Game, E: Engine<M>> OnModel<M, E> {
+    pub fn new(engine: E) -> Self {
+        OnModel { engine, _model: std::marker::PhantomData }
+    }
+}
+
+/// A game that has a simpler model for search.
+pub trait HasModel: Game {
+    type Model: Game<Move = Self::Move>;
+    fn model(&self) -> Self::Model;
+}
+
+impl<G: HasModel, E: Engine<G::Model>> Engine<G> for OnModel<G::Model, E> {
+    fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
+        self.engine.search(&game.model(), root_moves, budget)
+    }
+
+    fn set_history(&mut self, moves: &[G::Move]) {
+        self.engine.set_history(moves);
+    }
+}

@@ -1,0 +1,344 @@
+//! Alpha-beta search, generic over [`Game`]: negamax with principal variation search,
+//! iterative deepening, aspiration windows, a transposition table, move ordering (TT
+//! move, a game's own tactical order, killers, history), reverse futility pruning and
+//! late-move reductions, all under the deadline.
+//!
+//! Games where a move can keep the turn (Dots) are handled by comparing the side to move
+//! before and after a move: the child's score is negated only when the side changes.
+
+use super::{Budget, Engine, SearchResult};
+use crate::game::{Game, Outcome};
+
+/// Scores at or beyond `WIN - MAX_PLY` are won games (`WIN - plies to the end`).
+pub const WIN: i32 = 1_000_000;
+const MAX_PLY: i32 = 1000;
+const INF: i32 = WIN + 1;
+
+/// What alpha-beta needs to know about a game beyond its rules.
+pub trait Evaluator<G: Game>: Send {
+    /// The static value of a running game for the side to move (well inside ±WIN/2).
+    fn evaluate(&self, g: &G) -> i32;
+
+    /// The value of a finished game for the side to move; `WIN` for a win (the search
+    /// subtracts the distance).
+    fn terminal(&self, g: &G, outcome: Outcome) -> i32 {
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(p) if p == g.to_move() => WIN,
+            Outcome::Win(_) => -WIN,
+        }
+    }
+
+    /// A hash of the position, side to move included.
+    fn hash(&self, g: &G) -> u64;
+
+    /// A move's tactical promise (higher is searched first), e.g. captures.
+    fn order(&self, _g: &G, _mv: G::Move) -> i32 {
+        0
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct AlphaBetaConfig {
+    pub name: &'static str,
+    pub tt_bytes: usize,
+    /// Half-width of the first aspiration window (None: full window).
+    pub aspiration: Option<i32>,
+    /// Reverse futility pruning margin per remaining ply (None: off).
+    pub rfp_margin: Option<i32>,
+    pub late_move_reductions: bool,
+    pub max_depth: i32,
+}
+
+impl Default for AlphaBetaConfig {
+    fn default() -> Self {
+        AlphaBetaConfig {
+            name: "ab",
+            tt_bytes: 32 << 20,
+            aspiration: Some(50),
+            rfp_margin: Some(120),
+            late_move_reductions: true,
+            max_depth: 64,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct TtEntry<M> {
+    key: u64,
+    depth: i16,
+    score: i32,
+    bound: Bound,
+    best: Option<M>,
+}
+
+pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
+    config: AlphaBetaConfig,
+    eval: E,
+    tt: Vec<Option<TtEntry<G::Move>>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+    nodes: u64,
+    budget: Budget,
+    aborted: bool,
+}
+
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    pub fn new(config: AlphaBetaConfig, eval: E) -> Self {
+        let entry = std::mem::size_of::<Option<TtEntry<G::Move>>>().max(1);
+        let size = (config.tt_bytes / entry).next_power_of_two() / 2;
+        AlphaBeta {
+            config,
+            eval,
+            tt: vec![None; size.max(1024)],
+            killers: vec![[None; 2]; MAX_PLY as usize + 1],
+            history: vec![0; G::MOVE_SPACE],
+            nodes: 0,
+            budget: Budget::iterations(0),
+            aborted: false,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if !self.aborted && self.nodes.is_multiple_of(1024) && self.budget.exhausted_nodes(self.nodes) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn tt_index(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
+    }
+
+    /// The child's score from the parent's side: negated only when the side to move changed.
+    fn child_score(&mut self, parent: &G, child: &G, depth: i32, alpha: i32, beta: i32, ply: i32) -> i32 {
+        if child.to_move() == parent.to_move() {
+            self.negamax(child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply)
+        }
+    }
+
+    fn ordered_moves(&self, g: &G, tt_move: Option<G::Move>, ply: i32) -> Vec<G::Move> {
+        let mut moves = Vec::with_capacity(64);
+        g.legal_moves(&mut moves);
+        let killers = self.killers[ply.min(MAX_PLY) as usize];
+        let mut scored: Vec<(i64, G::Move)> = moves
+            .iter()
+            .map(|&mv| {
+                let s = if Some(mv) == tt_move {
+                    i64::MAX
+                } else {
+                    let killer = if killers.contains(&Some(mv)) { 1 << 40 } else { 0 };
+                    (i64::from(self.eval.order(g, mv)) << 42) + killer + i64::from(self.history[G::move_index(mv)])
+                };
+                (s, mv)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.into_iter().map(|(_, m)| m).collect()
+    }
+
+    fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if let Some(outcome) = g.outcome() {
+            let s = self.eval.terminal(g, outcome);
+            return if s >= WIN - MAX_PLY {
+                s - ply
+            } else if s <= -WIN + MAX_PLY {
+                s + ply
+            } else {
+                s
+            };
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.eval.evaluate(g);
+        }
+        let key = self.eval.hash(g);
+        let slot = self.tt_index(key);
+        let mut tt_move = None;
+        let is_pv = beta - alpha > 1;
+        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
+            tt_move = e.best;
+            if !is_pv && i32::from(e.depth) >= depth {
+                match e.bound {
+                    Bound::Exact => return e.score,
+                    Bound::Lower if e.score >= beta => return e.score,
+                    Bound::Upper if e.score <= alpha => return e.score,
+                    _ => {}
+                }
+            }
+        }
+        if let Some(margin) = self.config.rfp_margin {
+            if !is_pv && depth <= 3 && beta.abs() < WIN / 2 {
+                let stand = self.eval.evaluate(g);
+                if stand - margin * depth >= beta {
+                    return stand;
+                }
+            }
+        }
+        let moves = self.ordered_moves(g, tt_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = g.clone();
+            child.play(mv);
+            let score = if i == 0 {
+                self.child_score(g, &child, depth - 1, alpha, beta, ply + 1)
+            } else {
+                let reduction =
+                    if self.config.late_move_reductions && depth >= 3 && i >= 4 && Some(mv) != tt_move { 1 + (i >= 12) as i32 } else { 0 };
+                let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
+                if s > alpha && reduction > 0 {
+                    s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = self.child_score(g, &child, depth - 1, alpha, beta, ply + 1);
+                }
+                s
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let k = &mut self.killers[ply.min(MAX_PLY) as usize];
+                if k[0] != Some(mv) {
+                    k[1] = k[0];
+                    k[0] = Some(mv);
+                }
+                let h = &mut self.history[G::move_index(mv)];
+                *h = (*h + depth * depth).min(1 << 30);
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt[slot] = Some(TtEntry { key, depth: depth as i16, score: best, bound, best: best_move });
+        best
+    }
+
+    /// Searches the root moves to `depth` within (alpha, beta); returns the best score and
+    /// move. The previous best move goes first.
+    fn root(&mut self, g: &G, moves: &[G::Move], depth: i32, mut alpha: i32, beta: i32) -> (i32, G::Move) {
+        let mut best = (-INF, moves[0]);
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = g.clone();
+            child.play(mv);
+            let score = if i == 0 {
+                self.child_score(g, &child, depth - 1, alpha, beta, 1)
+            } else {
+                let s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, 1);
+                if s > alpha && s < beta {
+                    self.child_score(g, &child, depth - 1, alpha, beta, 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best.0 {
+                best = (score, mv);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Engine<G> for AlphaBeta<G, E> {
+    fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
+        let (score, best, completed) = self.iterate(game, root_moves, budget);
+        let summary = format!(
+            "{} depth={completed} nodes={} score={score} ms={}",
+            self.config.name,
+            self.nodes,
+            budget.deadline.elapsed().as_millis()
+        );
+        SearchResult { best, summary, root_stats: Vec::new() }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    /// Iterative deepening over `root_moves`: returns (score, best move, deepest
+    /// completed depth).
+    pub fn iterate(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> (i32, G::Move, i32) {
+        self.budget = *budget;
+        self.nodes = 0;
+        self.aborted = false;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 8);
+        let mut moves = root_moves.to_vec();
+        let mut best = (self.eval.evaluate(game), moves[0]);
+        let mut completed = 0;
+        for depth in 1..=self.config.max_depth {
+            let (mut lo, mut hi) = match self.config.aspiration {
+                Some(w) if depth > 2 && best.0.abs() < WIN / 2 => (best.0 - w, best.0 + w),
+                _ => (-INF, INF),
+            };
+            let mut result;
+            loop {
+                result = self.root(game, &moves, depth, lo, hi);
+                if self.aborted {
+                    break;
+                }
+                if result.0 <= lo && lo > -INF {
+                    lo = (lo - 4 * (hi - lo)).max(-INF);
+                } else if result.0 >= hi && hi < INF {
+                    hi = (hi + 4 * (hi - lo)).min(INF);
+                } else {
+                    break;
+                }
+            }
+            // An interrupted iteration's move is kept only when it beat the previous best
+            // (searched first) with a full window.
+            if self.aborted {
+                if result.1 != best.1 && result.0 > best.0 && result.0 > -INF {
+                    best = result;
+                }
+                break;
+            }
+            best = result;
+            completed = depth;
+            let pos = moves.iter().position(|&m| m == best.1).expect("best is a root move");
+            moves[..=pos].rotate_right(1);
+            if best.0.abs() >= WIN - MAX_PLY {
+                break; // a forced result: deeper search changes nothing
+            }
+            if budget.max_iterations.is_some_and(|n| self.nodes >= n) {
+                break;
+            }
+        }
+        (best.0, best.1, completed)
+    }
+}
