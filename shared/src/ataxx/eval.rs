@@ -34,7 +34,9 @@ pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     };
     let exclusive = own_reach.and(opp_reach.not()).count() as i32 - opp_reach.and(own_reach.not()).count() as i32;
     let threat = best_gain(own, opp, empty);
-    w.material * material + w.exposed * (exposed(own, opp_reach) - exposed(opp, own_reach)) + w.exclusive_empty * exclusive
+    w.material * material
+        + w.exposed * (exposed(own, opp_reach) - exposed(opp, own_reach))
+        + w.exclusive_empty * exclusive
         + w.threat * threat
 }
 

@@ -110,6 +110,19 @@ impl Position {
         n
     }
 
+    /// How many boxes drawing `e` would leave with three sides drawn (boxes handed to the
+    /// opponent), not counting boxes it completes.
+    pub fn sides_after_hint(&self, e: Edge) -> i32 {
+        let mut n = 0;
+        let mut around = EDGE_BOXES[e as usize];
+        while around != 0 {
+            let b = around.trailing_zeros() as usize;
+            around &= around - 1;
+            n += i32::from(self.box_sides(b) == 2);
+        }
+        n
+    }
+
     pub fn check(&self, e: Edge) -> Result<(), String> {
         if e as usize >= EDGES {
             return Err("edge off the board".into());

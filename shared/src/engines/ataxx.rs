@@ -50,7 +50,11 @@ impl Policy<Board> for Seed003 {
 
     fn knowledge(&self, parent: &Board, mv: Move) -> Knowledge {
         let rel = eval::relscore_after(parent, mv) as f32 / 49.0;
-        Knowledge { prior_value: 0.0, prior_visits: 0.0, bias: self.c1 * rel + self.c2 * f32::from(u8::from(!mv.is_jump())) }
+        Knowledge {
+            prior_value: 0.0,
+            prior_visits: 0.0,
+            bias: self.c1 * rel + self.c2 * f32::from(u8::from(!mv.is_jump())),
+        }
     }
 
     /// Greedy: the move with the best piece difference (ties at random), for `cut` plies;

@@ -2,6 +2,8 @@
 //! The first engine of each list is the bot's default (the strongest by measurement).
 
 pub mod ataxx;
+pub mod dots;
+pub mod nogo;
 
 use crate::game::Game;
 use crate::search::{Budget, Engine, SearchResult};

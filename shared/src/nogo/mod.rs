@@ -3,6 +3,7 @@
 
 mod bitboard;
 mod board;
+pub mod eval;
 mod io;
 
 pub use bitboard::{Bitboard, Point};

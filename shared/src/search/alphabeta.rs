@@ -201,8 +201,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1, alpha, beta, ply + 1)
             } else {
-                let reduction =
-                    if self.config.late_move_reductions && depth >= 3 && i >= 4 && Some(mv) != tt_move { 1 + (i >= 12) as i32 } else { 0 };
+                let reduction = if self.config.late_move_reductions && depth >= 3 && i >= 4 && Some(mv) != tt_move {
+                    1 + (i >= 12) as i32
+                } else {
+                    0
+                };
                 let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if s > alpha && reduction > 0 {
                     s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, ply + 1);

@@ -1,0 +1,122 @@
+//! Dots-and-Boxes (Pencil) engines: `seed` (seed 004's three-stage UCT with an
+//! alpha-beta endgame) and the generic `uct` and `random`.
+
+use crate::bot::{generic_engines, EngineSpec};
+use crate::dots::{Edge, Position};
+use crate::game::{Game, Outcome, Player};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
+use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
+use crate::search::{Budget, Engine, SearchResult};
+
+/// Box difference for the side to move: the boxes taken so far (the rest is search).
+pub struct BoxDifference;
+
+fn margin(p: &Position, side: Player) -> i32 {
+    p.score(side) as i32 - p.score(side.other()) as i32
+}
+
+impl Evaluator<Position> for BoxDifference {
+    fn evaluate(&self, p: &Position) -> i32 {
+        margin(p, p.to_move())
+    }
+    fn terminal(&self, p: &Position, _outcome: Outcome) -> i32 {
+        margin(p, p.to_move())
+    }
+    /// The edges, the side to move and the first player's boxes (equal edges with a
+    /// different split of boxes have different values).
+    fn hash(&self, p: &Position) -> u64 {
+        let (h, v) = p.edge_words();
+        let mix = |mut x: u64| {
+            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            x ^ (x >> 31)
+        };
+        let extra = u64::from(p.score(Player::First)) << 1 | u64::from(p.to_move() == Player::Second);
+        mix(u64::from(h) | u64::from(v) << 30) ^ mix(extra ^ 0xabcd_ef01)
+    }
+    /// Take boxes first; edges that hand a box over last.
+    fn order(&self, p: &Position, e: Edge) -> i32 {
+        let gives = p.sides_after_hint(e);
+        2 * p.boxes_completed_by(e) as i32 - gives
+    }
+}
+
+/// Seed 004's UCB: `X + C sqrt(2 ln N / T) + G`, with G = +0.2 for an edge that takes a box
+/// and -0.05 for one that gives a box away during the opening, and a C that falls during
+/// the middle game.
+#[derive(Debug, Clone, Copy)]
+pub struct Seed004 {
+    pub opening_moves: u32,
+    pub middle_end: u32,
+}
+
+pub const SEED_004: Seed004 = Seed004 { opening_moves: 10, middle_end: 30 };
+
+impl Policy<Position> for Seed004 {
+    fn has_knowledge(&self) -> bool {
+        true
+    }
+
+    fn knowledge(&self, parent: &Position, e: Edge) -> Knowledge {
+        if parent.drawn_count() >= self.opening_moves {
+            return Knowledge::default();
+        }
+        let g = if parent.boxes_completed_by(e) > 0 {
+            0.2
+        } else if parent.sides_after_hint(e) > 0 {
+            -0.05
+        } else {
+            0.0
+        };
+        Knowledge { bias: g, ..Knowledge::default() }
+    }
+
+    /// C = 1 in the opening, then from 1.5 down to 0.5 across the middle game. (The
+    /// paper's sqrt(2 ln N / T) is C*sqrt(2)*sqrt(ln N / T) in our formula.)
+    fn exploration(&self, root: &Position, _base: f64) -> f64 {
+        let drawn = root.drawn_count();
+        let c = if drawn < self.opening_moves {
+            1.0
+        } else {
+            let t = f64::from(drawn - self.opening_moves) / f64::from(self.middle_end - self.opening_moves);
+            1.5 - t.min(1.0)
+        };
+        c * std::f64::consts::SQRT_2
+    }
+
+    fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
+        <RandomPlayouts as Policy<Position>>::playout(&mut RandomPlayouts, state, rng, played)
+    }
+}
+
+/// Seed 004 as a whole: MCTS until `endgame_edges` edges remain, alpha-beta after.
+pub struct ThreeStage {
+    mcts: Mcts<Position, Seed004>,
+    endgame: AlphaBeta<Position, BoxDifference>,
+    endgame_edges: u32,
+}
+
+impl Engine<Position> for ThreeStage {
+    fn search(&mut self, game: &Position, root_moves: &[Edge], budget: &Budget) -> SearchResult<Edge> {
+        if 60 - game.drawn_count() <= self.endgame_edges {
+            self.endgame.search(game, root_moves, budget)
+        } else {
+            self.mcts.search(game, root_moves, budget)
+        }
+    }
+}
+
+/// The engines of the `dots` bot; the first is the default.
+pub fn engines() -> Vec<EngineSpec<Position>> {
+    let mut list = vec![EngineSpec {
+        name: "seed",
+        about: "seed 004: UCT with greedy bonus G in the opening, falling C in the middle game, alpha-beta once 30 edges remain, early stop",
+        make: |seed| {
+            let config = MctsConfig { name: "seed004", bias_decays: false, early_stop: true, ..MctsConfig::UCT };
+            let endgame = AlphaBetaConfig { name: "seed004-ab", rfp_margin: None, late_move_reductions: false, aspiration: None, ..Default::default() };
+            Box::new(ThreeStage { mcts: Mcts::new(config, SEED_004, seed), endgame: AlphaBeta::new(endgame, BoxDifference), endgame_edges: 30 })
+        },
+    }];
+    list.extend(generic_engines());
+    list
+}

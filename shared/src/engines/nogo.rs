@@ -1,0 +1,103 @@
+//! NoGo engines: `mcts` (RAVE, solver, seed 002 knowledge as a prior, playouts that
+//! prefer points both sides can play), `seed` (seed 002's UCT with initial values S/M),
+//! and the generic `uct` and `random`.
+
+use crate::bot::{generic_engines, EngineSpec};
+use crate::game::{Game, Player};
+use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
+use crate::nogo::{Bitboard, Point, Position};
+use crate::search::mcts::{random_playout, Knowledge, Mcts, MctsConfig, Policy};
+
+/// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
+/// an offset from an even result), worth `weight` virtual visits.
+#[derive(Debug, Clone, Copy)]
+pub struct Seed002 {
+    pub m: f32,
+    pub weight: f32,
+    /// Playouts that prefer points both sides can play (the `mcts` engine) instead of
+    /// uniformly random ones (the paper).
+    pub smart_playouts: bool,
+}
+
+fn prior(parent: &Position, p: Point, m: f32) -> f32 {
+    let mover = parent.to_move();
+    let mut after = *parent;
+    after.place_unchecked(p);
+    (0.5 + seed_score(&after, mover, &SEED_WEIGHTS) as f32 / m).clamp(0.05, 0.95)
+}
+
+impl Policy<Position> for Seed002 {
+    fn has_knowledge(&self) -> bool {
+        true
+    }
+
+    fn knowledge(&self, parent: &Position, p: Point) -> Knowledge {
+        Knowledge { prior_value: prior(parent, p, self.m), prior_visits: self.weight, bias: 0.0 }
+    }
+
+    fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
+        if self.smart_playouts {
+            both_sides_first_playout(state, rng, played)
+        } else {
+            random_playout(state, rng, played)
+        }
+    }
+}
+
+/// Picks a random point of a non-empty set.
+fn random_point(set: Bitboard, rng: &mut fastrand::Rng) -> Point {
+    let n = set.count() as usize;
+    set.iter().nth(rng.usize(..n)).expect("index below the count")
+}
+
+/// A playout that plays where both sides may play while such points exist, and only then
+/// into points only the mover may use (its own eyes: filling them early wastes them).
+pub fn both_sides_first_playout(
+    state: &mut Position,
+    rng: &mut fastrand::Rng,
+    played: &mut Vec<(Player, Point)>,
+) -> f64 {
+    loop {
+        let me = state.to_move();
+        let legal = state.legal_for_both();
+        let mine = legal[me.index()];
+        if mine.is_empty() {
+            return if me == Player::First { 0.0 } else { 1.0 };
+        }
+        let shared = mine.and(legal[me.other().index()]);
+        let p = random_point(if shared.is_empty() { mine } else { shared }, rng);
+        played.push((me, p));
+        state.place_unchecked(p);
+    }
+}
+
+pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, smart_playouts: false };
+pub const STRONG: Seed002 = Seed002 { m: 60.0, weight: 8.0, smart_playouts: true };
+
+/// The engines of the `nogo` bot; the first is the default.
+pub fn engines() -> Vec<EngineSpec<Position>> {
+    let mut list = vec![
+        EngineSpec {
+            name: "mcts",
+            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play",
+            make: |seed| {
+                let config = MctsConfig {
+                    name: "mcts",
+                    exploration: 0.4,
+                    solver: true,
+                    rave: Some(300.0),
+                    reuse_tree: true,
+                    ..MctsConfig::UCT
+                };
+                Box::new(Mcts::new(config, STRONG, seed))
+            },
+        },
+        EngineSpec {
+            name: "seed",
+            about: "seed 002: UCT whose new children start at the position score S/M (eyes, tiger mouths, forbidden points)",
+            make: |seed| Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, SEED_002, seed)),
+        },
+    ];
+    list.extend(generic_engines());
+    list
+}
