@@ -39,7 +39,7 @@ pub fn generic_engines<G: Game>() -> Vec<EngineSpec<G>> {
 #[command(about = "A Botzone bot: reads one turn's JSON (or simplified) input on stdin, prints one move.")]
 pub struct Args {
     /// Budget per turn in ms, counted from process start (first turn: twice this).
-    /// Default: 90% of the input's time_limit, else 900.
+    /// Default: the input's time_limit less 10% (at least 20 ms), else 900.
     #[arg(long, value_name = "MS")]
     pub time_ms: Option<u64>,
     /// Random seed (default: from the clock).
@@ -229,7 +229,10 @@ fn turn_budget(args: &Args, start: Instant, first_turn: bool, time_limit_ms: Opt
     if args.nodes.is_some() && args.time_ms.is_none() {
         return Budget { deadline: Deadline::never(), max_iterations: args.nodes };
     }
-    let normal_ms = args.time_ms.unwrap_or_else(|| time_limit_ms.map_or(900, |limit| limit * 9 / 10));
+    // Without --time-ms: the input's limit less a margin for start-up, scheduling and
+    // output (10%, at least 20 ms: at short limits the fixed costs dominate).
+    let normal_ms =
+        args.time_ms.unwrap_or_else(|| time_limit_ms.map_or(900, |limit| limit - (limit / 10).max(20).min(limit / 2)));
     let ms = if first_turn { 2 * normal_ms } else { normal_ms };
     Budget { deadline: Deadline::new(start, Duration::from_millis(ms)), max_iterations: args.nodes }
 }

@@ -146,7 +146,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 (s, mv)
             })
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         scored.into_iter().map(|(_, m)| m).collect()
     }
 

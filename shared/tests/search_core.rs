@@ -1,0 +1,260 @@
+//! The search core against plain references: alpha-beta equals exhaustive minimax on
+//! small positions of each game; MCTS-Solver proves forced wins; tree reuse and early stop
+//! behave.
+
+use botzone_games::ataxx::{self, Board};
+use botzone_games::dots;
+use botzone_games::engines::ataxx::AtaxxEval;
+use botzone_games::engines::dots::BoxDifference;
+use botzone_games::game::{Game, Outcome, Player};
+use botzone_games::nogo;
+use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
+use botzone_games::search::mcts::{Mcts, MctsConfig, RandomPlayouts};
+use botzone_games::search::{Budget, Engine};
+
+/// Plain negamax over the whole game, scoring as alpha-beta does.
+fn minimax<G: Game, E: Evaluator<G>>(g: &G, e: &E, ply: i32) -> i32 {
+    if let Some(o) = g.outcome() {
+        let s = e.terminal(g, o);
+        return if s >= WIN - 1000 {
+            s - ply
+        } else if s <= -WIN + 1000 {
+            s + ply
+        } else {
+            s
+        };
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut c = g.clone();
+            c.play(mv);
+            let v = minimax(&c, e, ply + 1);
+            if c.to_move() == g.to_move() {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .expect("a running game has moves")
+}
+
+/// The exact configuration: no pruning that trades accuracy for speed.
+fn exact() -> AlphaBetaConfig {
+    AlphaBetaConfig { rfp_margin: None, late_move_reductions: false, ..AlphaBetaConfig::default() }
+}
+
+fn check_alphabeta_equals_minimax<G: Game, E: Evaluator<G>>(positions: &[G], make: impl Fn() -> E) {
+    for g in positions {
+        let expected = minimax(g, &make(), 0);
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let mut ab = AlphaBeta::new(exact(), make());
+        let (score, best, _) = ab.iterate(g, &moves, &Budget::iterations(u64::MAX));
+        assert_eq!(score, expected, "alpha-beta value differs from minimax");
+        // The chosen move achieves the value.
+        let mut after = g.clone();
+        after.play(best);
+        let v = minimax(&after, &make(), 1);
+        assert_eq!(if after.to_move() == g.to_move() { v } else { -v }, expected);
+    }
+}
+
+/// Random positions `plies` moves into seeded random games that are still running.
+fn random_positions<G: Game>(start: G, plies: usize, count: usize, seed: u64) -> Vec<G> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut g = start.clone();
+        for _ in 0..plies {
+            g.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            g.play(moves[rng.usize(..moves.len())]);
+        }
+        if g.outcome().is_none() {
+            out.push(g);
+        }
+    }
+    out
+}
+
+struct NoEval;
+impl Evaluator<nogo::Position> for NoEval {
+    fn evaluate(&self, _: &nogo::Position) -> i32 {
+        0
+    }
+    fn hash(&self, p: &nogo::Position) -> u64 {
+        let a = p.stones(Player::First).0;
+        let b = p.stones(Player::Second).0;
+        (a as u64 ^ (a >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (b as u64 ^ (b >> 64) as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(29)
+    }
+}
+
+#[test]
+fn alphabeta_equals_minimax_on_pencil_endgames() {
+    let positions = random_positions(dots::Position::start(), 51, 40, 1);
+    check_alphabeta_equals_minimax(&positions, || BoxDifference);
+}
+
+/// Running NoGo positions from seeded random games where at most `points` moves remain
+/// playable for the two sides together.
+fn small_nogo_positions(count: usize, points: u32, seed: u64) -> Vec<nogo::Position> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut g = nogo::Position::start();
+        loop {
+            g.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let l = g.legal_for_both();
+            if l[0].count() + l[1].count() <= points {
+                out.push(g);
+                break;
+            }
+            g.play(moves[rng.usize(..moves.len())]);
+        }
+    }
+    out
+}
+
+#[test]
+fn alphabeta_equals_minimax_on_nogo_endgames() {
+    check_alphabeta_equals_minimax(&small_nogo_positions(30, 7, 2), || NoEval);
+}
+
+#[test]
+fn alphabeta_equals_minimax_on_ataxx_positions_near_the_move_cap() {
+    // Three moves before the cap the whole tree is small; the evaluation decides nothing.
+    let mut positions = Vec::new();
+    let mut rng = fastrand::Rng::with_seed(3);
+    while positions.len() < 30 {
+        let mut first = ataxx::Bitboard::EMPTY;
+        let mut second = ataxx::Bitboard::EMPTY;
+        for sq in 0..49u8 {
+            match rng.u8(..10) {
+                0..=2 => first = first.with(sq),
+                3..=5 => second = second.with(sq),
+                _ => {}
+            }
+        }
+        let b = Board::new(first, second, Player::First, ataxx::MOVE_CAP - 2);
+        if b.outcome().is_none() {
+            positions.push(b);
+        }
+    }
+    check_alphabeta_equals_minimax(&positions, || AtaxxEval);
+}
+
+/// MCTS with the solver on: the answer must be a move that wins by exhaustive search.
+fn solver_finds_forced_win<G: Game>(candidates: Vec<G>, need: usize) {
+    let mut found = 0;
+    for g in candidates {
+        // Forced win for the side to move?
+        let win = |p: &G| minimax(p, &Terminal, 0) > 0;
+        if !win(&g) {
+            continue;
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let config = MctsConfig { solver: true, ..MctsConfig::UCT };
+        let mut mcts = Mcts::new(config, RandomPlayouts, 7);
+        let result = mcts.search(&g, &moves, &Budget::iterations(200_000));
+        assert!(result.summary.contains("proven=win"), "{}", result.summary);
+        let mut after = g.clone();
+        after.play(result.best);
+        let v = minimax(&after, &Terminal, 1);
+        assert!(if after.to_move() == g.to_move() { v > 0 } else { v < 0 }, "the solver's move does not win");
+        found += 1;
+        if found == need {
+            return;
+        }
+    }
+    panic!("only {found} forced wins among the candidates");
+}
+
+/// Win/loss only.
+struct Terminal;
+impl<G: Game> Evaluator<G> for Terminal {
+    fn evaluate(&self, _: &G) -> i32 {
+        0
+    }
+    fn terminal(&self, g: &G, o: Outcome) -> i32 {
+        match o {
+            Outcome::Draw => 0,
+            Outcome::Win(p) if p == g.to_move() => WIN,
+            Outcome::Win(_) => -WIN,
+        }
+    }
+    fn hash(&self, _: &G) -> u64 {
+        0
+    }
+}
+
+#[test]
+fn solver_proves_forced_wins_in_each_game() {
+    solver_finds_forced_win(random_positions(dots::Position::start(), 52, 60, 11), 3);
+    solver_finds_forced_win(small_nogo_positions(60, 7, 12), 3);
+    let can_block =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/ataxx/can_block_opponent.json"))
+            .unwrap();
+    let mut none = std::iter::empty();
+    let turn = botzone_games::botzone::parse_turn::<ataxx::Position>(&can_block, &mut || none.next()).unwrap();
+    let m = botzone_games::botzone::Match::<ataxx::Position>::rebuild(&turn).unwrap();
+    // Jumps could make the game long: three moves before the cap the tree is small, and
+    // the blocking move still wins at once.
+    let b = m.game.board();
+    let near_cap = Board::new(b.pieces(Player::First), b.pieces(Player::Second), b.to_move(), ataxx::MOVE_CAP - 3);
+    solver_finds_forced_win(vec![near_cap], 1);
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree_of_the_position_reached() {
+    let start = nogo::Position::start();
+    let mut moves = Vec::new();
+    start.legal_moves(&mut moves);
+    let config = MctsConfig { reuse_tree: true, ..MctsConfig::UCT };
+    let mut mcts = Mcts::new(config, RandomPlayouts, 1);
+    mcts.set_history(&[]);
+    let first = mcts.search(&start, &moves, &Budget::iterations(20_000));
+    // We play our move, the opponent answers; the new root's subtree is kept.
+    let mut next = start;
+    next.play(first.best);
+    next.legal_moves(&mut moves);
+    let reply = moves[0];
+    next.play(reply);
+    next.legal_moves(&mut moves);
+    mcts.set_history(&[first.best, reply]);
+    let second = mcts.search(&next, &moves, &Budget::iterations(100));
+    assert!(!second.summary.contains("reused=0"), "{}", second.summary);
+    // A history that does not continue the old one starts afresh.
+    mcts.set_history(&[reply]);
+    let mut other = start;
+    other.play(reply);
+    other.legal_moves(&mut moves);
+    let third = mcts.search(&other, &moves, &Budget::iterations(100));
+    assert!(third.summary.contains("reused=0"), "{}", third.summary);
+}
+
+#[test]
+fn early_stop_ends_a_search_with_one_obvious_move() {
+    // A Pencil position where one move takes a box and everything else gives boxes away
+    // would need knowledge; instead: an iteration cap leaves no room for the runner-up.
+    let g = dots::Position::start();
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let config = MctsConfig { early_stop: true, ..MctsConfig::UCT };
+    let mut mcts = Mcts::new(config, RandomPlayouts, 3);
+    let r = mcts.search(&g, &moves[..2], &Budget::iterations(100_000));
+    let iters: u64 = r.summary.split_whitespace().find_map(|w| w.strip_prefix("iters=")).unwrap().parse().unwrap();
+    assert!(iters < 100_000, "{}", r.summary);
+}
