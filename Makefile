@@ -30,3 +30,16 @@ lint:
 
 clean:
 	$(CARGO) clean
+
+# Statically linked x86-64 bots for Botzone (no dynamic loader, no C library version needs).
+TARGET := x86_64-unknown-linux-gnu
+dist:
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --release --target $(TARGET) -p ataxx -p nogo -p dots
+	@mkdir -p dist
+	@for bot in ataxx nogo dots; do \
+		cp target/$(TARGET)/release/$$bot dist/$$bot; \
+		if ldd dist/$$bot 2>&1 | grep -q "=>"; then echo "dist/$$bot is dynamically linked"; exit 1; fi; \
+		env -i dist/$$bot --time-ms 100 < fixtures/$$bot/first_turn_first_player.json > /dev/null || exit 1; \
+	done
+	@ls -l dist/ | awk 'NR>1 {print $$5, $$9}'
+	@for bot in ataxx nogo dots; do printf '%s: ' $$bot; ldd dist/$$bot 2>&1 | head -n1; done

@@ -8,6 +8,7 @@ use crate::bot::{generic_engines, EngineSpec};
 use crate::game::{Game, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
+use crate::search::memory::{Features, MemoryConfig, MemoryMcts};
 
 impl HasModel for Position {
     type Model = Board;
@@ -92,6 +93,15 @@ impl Policy<Board> for Seed003 {
     }
 }
 
+/// phi(s): +1 own piece, -1 enemy piece, 0 empty, from the side to move's view.
+impl Features for Board {
+    fn features(&self) -> Vec<f32> {
+        let me = self.to_move();
+        let (own, opp) = (self.pieces(me), self.pieces(me.other()));
+        (0..49).map(|sq| if own.contains(sq) { 1.0 } else if opp.contains(sq) { -1.0 } else { 0.0 }).collect()
+    }
+}
+
 /// The engines of the `ataxx` bot; the first is the default.
 pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
@@ -109,6 +119,11 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
             },
         },
     ];
+    list.push(EngineSpec {
+        name: "mmcts",
+        about: "seed 000: memory-augmented MCTS (K nearest states by cosine similarity, V_M in selection, EMA back-up)",
+        make: |seed| Box::new(OnModel::new(MemoryMcts::<Board>::new(MemoryConfig::PAPER, seed))),
+    });
     list.extend(generic_engines());
     list
 }

@@ -6,6 +6,7 @@ use crate::dots::{Edge, Position};
 use crate::game::{Game, Outcome, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
+use crate::search::memory::Features;
 use crate::search::{Budget, Engine, SearchResult};
 
 /// Box difference for the side to move: the boxes taken so far (the rest is search).
@@ -106,6 +107,15 @@ impl Engine<Position> for ThreeStage {
     }
 }
 
+/// phi(s): each edge drawn (1) or not (0), and the box margin of the side to move / 25.
+impl Features for Position {
+    fn features(&self) -> Vec<f32> {
+        let mut phi: Vec<f32> = (0..60).map(|e| f32::from(u8::from(self.is_drawn(e)))).collect();
+        phi.push(margin(self, self.to_move()) as f32 / 25.0);
+        phi
+    }
+}
+
 /// The engines of the `dots` bot; the first is the default.
 pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![EngineSpec {
@@ -117,6 +127,7 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
             Box::new(ThreeStage { mcts: Mcts::new(config, SEED_004, seed), endgame: AlphaBeta::new(endgame, BoxDifference), endgame_edges: 30 })
         },
     }];
+    list.push(super::mmcts_engine());
     list.extend(generic_engines());
     list
 }

@@ -37,3 +37,14 @@ impl<G: HasModel, E: Engine<G::Model>> Engine<G> for OnModel<G::Model, E> {
         self.engine.set_history(moves);
     }
 }
+
+/// Seed 000's memory-augmented MCTS, as every bot offers it (`--engine mmcts`).
+pub fn mmcts_engine<G: crate::search::memory::Features>() -> crate::bot::EngineSpec<G> {
+    crate::bot::EngineSpec {
+        name: "mmcts",
+        about: "seed 000: memory-augmented MCTS (K nearest states by cosine similarity, V_M in selection, EMA back-up)",
+        make: |seed| {
+            Box::new(crate::search::memory::MemoryMcts::<G>::new(crate::search::memory::MemoryConfig::PAPER, seed))
+        },
+    }
+}

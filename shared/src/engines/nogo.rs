@@ -7,6 +7,7 @@ use crate::game::{Game, Player};
 use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
 use crate::nogo::{Bitboard, Point, Position};
 use crate::search::mcts::{random_playout, Knowledge, Mcts, MctsConfig, Policy};
+use crate::search::memory::Features;
 
 /// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
 /// an offset from an even result), worth `weight` virtual visits.
@@ -74,6 +75,15 @@ pub fn both_sides_first_playout(
 pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, smart_playouts: false };
 pub const STRONG: Seed002 = Seed002 { m: 60.0, weight: 8.0, smart_playouts: true };
 
+/// phi(s): +1 own stone, -1 enemy stone, 0 empty, from the side to move's view.
+impl Features for Position {
+    fn features(&self) -> Vec<f32> {
+        let me = self.to_move();
+        let (own, opp) = (self.stones(me), self.stones(me.other()));
+        (0..81).map(|p| if own.contains(p) { 1.0 } else if opp.contains(p) { -1.0 } else { 0.0 }).collect()
+    }
+}
+
 /// The engines of the `nogo` bot; the first is the default.
 pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
@@ -98,6 +108,7 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
             make: |seed| Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, SEED_002, seed)),
         },
     ];
+    list.push(super::mmcts_engine());
     list.extend(generic_engines());
     list
 }

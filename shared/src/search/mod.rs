@@ -2,7 +2,9 @@
 
 pub mod alphabeta;
 pub mod clock;
+pub mod connect4;
 pub mod mcts;
+pub mod memory;
 pub mod parallel;
 pub mod random;
 
