@@ -98,7 +98,17 @@ impl Features for Board {
     fn features(&self) -> Vec<f32> {
         let me = self.to_move();
         let (own, opp) = (self.pieces(me), self.pieces(me.other()));
-        (0..49).map(|sq| if own.contains(sq) { 1.0 } else if opp.contains(sq) { -1.0 } else { 0.0 }).collect()
+        (0..49)
+            .map(|sq| {
+                if own.contains(sq) {
+                    1.0
+                } else if opp.contains(sq) {
+                    -1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect()
     }
 }
 

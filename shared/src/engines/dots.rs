@@ -90,14 +90,70 @@ impl Policy<Position> for Seed004 {
     }
 }
 
+/// The strong engine's knowledge and playouts: take a box when one is offered, otherwise
+/// draw an edge that hands nothing over, and only when none is left the edge that gives
+/// away the fewest boxes (the classic Dots-and-Boxes playout).
+#[derive(Debug, Clone, Copy)]
+pub struct SafeEdges;
+
+/// Picks the playout move: a capture, else a safe edge, else the least damaging one.
+fn safe_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Edge {
+    let mut safe = Vec::with_capacity(moves.len());
+    let mut least = Vec::new();
+    let mut least_given = i32::MAX;
+    for &e in moves {
+        if p.boxes_completed_by(e) > 0 {
+            return e;
+        }
+        let given = p.sides_after_hint(e);
+        if given == 0 {
+            safe.push(e);
+        } else if safe.is_empty() {
+            if given < least_given {
+                least_given = given;
+                least.clear();
+            }
+            if given == least_given {
+                least.push(e);
+            }
+        }
+    }
+    let pool = if safe.is_empty() { &least } else { &safe };
+    pool[rng.usize(..pool.len())]
+}
+
+impl Policy<Position> for SafeEdges {
+    fn has_knowledge(&self) -> bool {
+        true
+    }
+
+    fn knowledge(&self, parent: &Position, e: Edge) -> Knowledge {
+        let bias = 0.3 * parent.boxes_completed_by(e) as f32 - 0.2 * parent.sides_after_hint(e) as f32;
+        Knowledge { bias, ..Knowledge::default() }
+    }
+
+    fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
+        let mut moves = Vec::with_capacity(60);
+        loop {
+            state.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return state.outcome().expect("all edges drawn").reward(Player::First);
+            }
+            let e = safe_playout_move(state, &moves, rng);
+            played.push((state.to_move(), e));
+            state.play(e);
+        }
+    }
+}
+
 /// Seed 004 as a whole: MCTS until `endgame_edges` edges remain, alpha-beta after.
-pub struct ThreeStage {
-    mcts: Mcts<Position, Seed004>,
+pub struct ThreeStage<P: Policy<Position>> {
+    mcts: Mcts<Position, P>,
     endgame: AlphaBeta<Position, BoxDifference>,
     endgame_edges: u32,
 }
 
-impl Engine<Position> for ThreeStage {
+impl<P: Policy<Position>> Engine<Position> for ThreeStage<P> {
     fn search(&mut self, game: &Position, root_moves: &[Edge], budget: &Budget) -> SearchResult<Edge> {
         if 60 - game.drawn_count() <= self.endgame_edges {
             self.endgame.search(game, root_moves, budget)
@@ -118,7 +174,17 @@ impl Features for Position {
 
 /// The engines of the `dots` bot; the first is the default.
 pub fn engines() -> Vec<EngineSpec<Position>> {
-    let mut list = vec![EngineSpec {
+    let mut list = vec![
+        EngineSpec {
+            name: "best",
+            about: "MCTS with solver, capture/safe-edge knowledge and playouts, exact alpha-beta once 16 edges remain",
+            make: |seed| {
+                let config = MctsConfig { name: "best", exploration: 0.7, solver: true, bias_decays: true, reuse_tree: true, ..MctsConfig::UCT };
+                let endgame = AlphaBetaConfig { name: "best-ab", rfp_margin: None, late_move_reductions: false, ..Default::default() };
+                Box::new(ThreeStage { mcts: Mcts::new(config, SafeEdges, seed), endgame: AlphaBeta::new(endgame, BoxDifference), endgame_edges: 16 })
+            },
+        },
+        EngineSpec {
         name: "seed",
         about: "seed 004: UCT with greedy bonus G in the opening, falling C in the middle game, alpha-beta once 30 edges remain, early stop",
         make: |seed| {

@@ -80,7 +80,17 @@ impl Features for Position {
     fn features(&self) -> Vec<f32> {
         let me = self.to_move();
         let (own, opp) = (self.stones(me), self.stones(me.other()));
-        (0..81).map(|p| if own.contains(p) { 1.0 } else if opp.contains(p) { -1.0 } else { 0.0 }).collect()
+        (0..81)
+            .map(|p| {
+                if own.contains(p) {
+                    1.0
+                } else if opp.contains(p) {
+                    -1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect()
     }
 }
 

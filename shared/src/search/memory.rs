@@ -4,9 +4,9 @@
 //! selection uses (1 - lambda) V + lambda V_M (lambda = 1 is the paper's V_M alone); back-up
 //! is an exponential moving average V <- V + sigma (R - V).
 //!
-//! Querying is O(M * dim), so a node's V_M is recomputed when its visit count reaches a
-//! power of two rather than at every selection (a cost compromise, documented in the
-//! experiment notes).
+//! Querying is O(M * dim), so a node's neighbours are looked up again on each of its first
+//! 16 visits and then at powers of two, while its own value (the nearest entry, similarity
+//! 1) enters V_M live at every selection: a cost compromise, documented with the results.
 
 use super::{Budget, Engine, SearchResult};
 use crate::game::{Game, Player};
@@ -36,7 +36,7 @@ pub struct MemoryConfig {
 impl MemoryConfig {
     pub const PAPER: MemoryConfig = MemoryConfig {
         name: "mmcts",
-        capacity: 4096,
+        capacity: 1024,
         k: 8,
         temperature: 0.1,
         lambda: 1.0,
@@ -119,13 +119,21 @@ impl Memory {
 
     /// V_M: the softmax-weighted value of the K entries most similar to `phi`.
     pub fn query(&self, phi: &[f32], k: usize, temperature: f64) -> Option<f64> {
+        self.neighbours(phi, k, temperature, None).map(|(wv, w)| wv / w)
+    }
+
+    /// The K entries most similar to `phi` (leaving out `exclude`), as the weighted sum of
+    /// their values and the sum of weights, each weight exp((similarity - 1) / temperature):
+    /// an identical state weighs 1, so a caller can add its own live statistics.
+    pub fn neighbours(&self, phi: &[f32], k: usize, temperature: f64, exclude: Option<Slot>) -> Option<(f64, f64)> {
         let n = norm(phi);
-        if n == 0.0 || self.entries.is_empty() {
+        if n == 0.0 || self.entries.is_empty() || k == 0 {
             return None;
         }
+        let excluded = exclude.map(|s| s.index as usize);
         let mut nearest: Vec<(f32, f64)> = Vec::with_capacity(k + 1);
-        for e in &self.entries {
-            if e.norm == 0.0 || e.visits == 0 {
+        for (i, e) in self.entries.iter().enumerate() {
+            if e.norm == 0.0 || e.visits == 0 || Some(i) == excluded {
                 continue;
             }
             let dot: f32 = e.phi.iter().zip(phi).map(|(a, b)| a * b).sum();
@@ -139,10 +147,13 @@ impl Memory {
         if nearest.is_empty() {
             return None;
         }
-        let top = f64::from(nearest[0].0);
-        let weights: Vec<f64> = nearest.iter().map(|(s, _)| ((f64::from(*s) - top) / temperature).exp()).collect();
-        let total: f64 = weights.iter().sum();
-        Some(nearest.iter().zip(&weights).map(|((_, v), w)| v * w).sum::<f64>() / total)
+        let (mut wv, mut w) = (0.0, 0.0);
+        for (sim, value) in nearest {
+            let weight = ((f64::from(sim) - 1.0) / temperature).exp();
+            wv += weight * value;
+            w += weight;
+        }
+        Some((wv, w))
     }
 }
 
@@ -160,8 +171,9 @@ struct Node<M> {
     value: f64,
     slot: Option<Slot>,
     phi: Vec<f32>,
-    /// Cached V_M for the mover.
-    memory_value: Option<f64>,
+    /// The K - 1 nearest other states, refreshed now and then: (sum of weight * value for
+    /// the mover, sum of weights). V_M adds the node's own live value with weight 1.
+    neighbours: Option<(f64, f64)>,
 }
 
 pub struct MemoryMcts<G: Features> {
@@ -200,37 +212,38 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
             value: 0.5,
             slot: None,
             phi: Vec::new(),
-            memory_value: None,
+            neighbours: None,
         };
         let mut nodes = vec![root];
-        let expand = |nodes: &mut Vec<Node<G::Move>>, node: usize, state: &G, moves: &[G::Move], rng: &mut fastrand::Rng| {
-            let first = nodes.len();
-            for &mv in moves {
-                let mut child = state.clone();
-                child.play(mv);
-                let phi = child.features();
-                nodes.push(Node {
-                    mv: Some(mv),
-                    mover: state.to_move(),
-                    mover_moves_next: child.to_move() == state.to_move(),
-                    first_child: 0,
-                    child_count: 0,
-                    expanded: false,
-                    visits: 0,
-                    value: 0.5,
-                    slot: None,
-                    phi,
-                    memory_value: None,
-                });
-            }
-            let new = &mut nodes[first..];
-            for i in (1..new.len()).rev() {
-                new.swap(i, rng.usize(..=i));
-            }
-            nodes[node].first_child = first as u32;
-            nodes[node].child_count = moves.len() as u32;
-            nodes[node].expanded = true;
-        };
+        let expand =
+            |nodes: &mut Vec<Node<G::Move>>, node: usize, state: &G, moves: &[G::Move], rng: &mut fastrand::Rng| {
+                let first = nodes.len();
+                for &mv in moves {
+                    let mut child = state.clone();
+                    child.play(mv);
+                    let phi = child.features();
+                    nodes.push(Node {
+                        mv: Some(mv),
+                        mover: state.to_move(),
+                        mover_moves_next: child.to_move() == state.to_move(),
+                        first_child: 0,
+                        child_count: 0,
+                        expanded: false,
+                        visits: 0,
+                        value: 0.5,
+                        slot: None,
+                        phi,
+                        neighbours: None,
+                    });
+                }
+                let new = &mut nodes[first..];
+                for i in (1..new.len()).rev() {
+                    new.swap(i, rng.usize(..=i));
+                }
+                nodes[node].first_child = first as u32;
+                nodes[node].child_count = moves.len() as u32;
+                nodes[node].expanded = true;
+            };
         expand(&mut nodes, 0, game, root_moves, &mut self.rng);
         let mut moves = Vec::with_capacity(128);
         let mut path = Vec::with_capacity(64);
@@ -267,8 +280,8 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
                         best = i;
                         break;
                     }
-                    let value = match c.memory_value {
-                        Some(vm) => (1.0 - cfg.lambda) * c.value + cfg.lambda * vm,
+                    let value = match c.neighbours {
+                        Some((wv, w)) => (1.0 - cfg.lambda) * c.value + cfg.lambda * (c.value + wv) / (1.0 + w),
                         None => c.value,
                     };
                     let score = value + cfg.exploration * (log_n / f64::from(c.visits)).sqrt();
@@ -292,15 +305,18 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
                 if i == 0 {
                     continue;
                 }
-                // Memory: add on the first visit, update after, and refresh V_M at powers of two.
+                // Memory: add on the first visit, update after; refresh the neighbours on
+                // each of the first 16 visits, then at powers of two.
                 let stm_value = for_mover(n.value, n.mover_moves_next);
                 match n.slot {
                     Some(slot) if memory.update(slot, stm_value, n.visits) => {}
                     _ => n.slot = Some(memory.add(n.phi.clone(), stm_value, n.visits)),
                 }
-                if n.visits.is_power_of_two() {
-                    n.memory_value =
-                        memory.query(&n.phi, cfg.k, cfg.temperature).map(|v| for_mover(v, n.mover_moves_next));
+                if n.visits <= 16 || n.visits.is_power_of_two() {
+                    let stm = n.mover_moves_next;
+                    n.neighbours = memory
+                        .neighbours(&n.phi, cfg.k.saturating_sub(1), cfg.temperature, n.slot)
+                        .map(|(wv, w)| (if stm { wv } else { w - wv }, w));
                 }
             }
         }

@@ -47,7 +47,8 @@ fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], ms: u64) -> f
         if moves.is_empty() {
             return g.outcome().expect("over").reward(Player::First);
         }
-        let budget = Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None };
+        let budget =
+            Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None };
         let mv = players[g.to_move().index()].search(&g, &moves, &budget).best;
         g.play(mv);
     }
@@ -56,7 +57,10 @@ fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], ms: u64) -> f
 fn mmcts_experiment(games: usize, times: &[u64]) {
     let variants = [
         ("M-MCTS (lambda=1, sigma=0.5: the paper)", MemoryConfig::PAPER),
-        ("M-MCTS blend (lambda=0.5, mean back-up)", MemoryConfig { name: "mmcts-blend", lambda: 0.5, sigma: 0.0, ..MemoryConfig::PAPER }),
+        (
+            "M-MCTS blend (lambda=0.5, mean back-up)",
+            MemoryConfig { name: "mmcts-blend", lambda: 0.5, sigma: 0.0, ..MemoryConfig::PAPER },
+        ),
     ];
     println!("| variant | ms/move | games | W-D-L vs UCT | score |");
     println!("|---|---|---|---|---|");
