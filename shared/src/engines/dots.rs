@@ -23,6 +23,10 @@ impl Evaluator<Position> for BoxDifference {
     fn terminal(&self, p: &Position, _outcome: Outcome) -> i32 {
         margin(p, p.to_move())
     }
+    fn plies_left(&self, p: &Position) -> Option<i32> {
+        Some(60 - p.drawn_count() as i32)
+    }
+
     /// The edges, the side to move and the first player's boxes (equal edges with a
     /// different split of boxes have different values).
     fn hash(&self, p: &Position) -> u64 {

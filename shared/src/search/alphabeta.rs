@@ -29,6 +29,12 @@ pub trait Evaluator<G: Game>: Send {
         }
     }
 
+    /// An upper bound on the plies left in the game, where one is known: iterative
+    /// deepening stops there, the search being complete.
+    fn plies_left(&self, _g: &G) -> Option<i32> {
+        None
+    }
+
     /// A hash of the position, side to move included.
     fn hash(&self, g: &G) -> u64;
 
@@ -304,7 +310,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut moves = root_moves.to_vec();
         let mut best = (self.eval.evaluate(game), moves[0]);
         let mut completed = 0;
-        for depth in 1..=self.config.max_depth {
+        let max_depth = self.eval.plies_left(game).map_or(self.config.max_depth, |p| p.clamp(1, self.config.max_depth));
+        for depth in 1..=max_depth {
             let (mut lo, mut hi) = match self.config.aspiration {
                 Some(w) if depth > 2 && best.0.abs() < WIN / 2 => (best.0 - w, best.0 + w),
                 _ => (-INF, INF),

@@ -5,10 +5,13 @@
 //! must keep the signature).
 
 use botzone_games::botzone::BotzoneGame;
+use botzone_games::game::Game;
 use botzone_games::search::mcts;
-use botzone_games::search::{Budget, Engine};
+use botzone_games::engines::dots::BoxDifference;
+use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use botzone_games::search::{Budget, Deadline, Engine};
 use botzone_games::{ataxx, dots, nogo};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn playouts_per_second<G: BotzoneGame>(seconds: f64) -> f64 {
     let mut rng = fastrand::Rng::with_seed(1);
@@ -41,6 +44,32 @@ fn signature<G: BotzoneGame>(iterations: u64) -> (String, f64) {
     (format!("{nodes} best={}", G::json_move(Some(result.best))), iterations as f64 / start.elapsed().as_secs_f64())
 }
 
+/// Time for the exact alpha-beta (the Dots engines' endgame) to solve positions with
+/// `undrawn` edges left, reached by seeded random play that avoids handing boxes over.
+fn dots_solve_time(undrawn: u32, cap: Duration) -> String {
+    let mut rng = fastrand::Rng::with_seed(u64::from(undrawn));
+    let mut g = dots::Position::start();
+    let mut moves = Vec::new();
+    while 60 - g.drawn_count() > undrawn {
+        g.legal_moves(&mut moves);
+        let safe: Vec<_> = moves.iter().copied().filter(|&e| g.sides_after_hint(e) == 0 || g.boxes_completed_by(e) > 0).collect();
+        let pool = if safe.is_empty() { &moves } else { &safe };
+        g.play(pool[rng.usize(..pool.len())]);
+    }
+    g.legal_moves(&mut moves);
+    let config = AlphaBetaConfig { rfp_margin: None, late_move_reductions: false, ..Default::default() };
+    let mut ab = AlphaBeta::new(config, BoxDifference);
+    let start = Instant::now();
+    let budget = Budget { deadline: Deadline::new(start, cap), max_iterations: None };
+    let (score, _, depth) = ab.iterate(&g, &moves, &budget);
+    let t = start.elapsed().as_secs_f64();
+    if depth as u32 >= undrawn {
+        format!("{undrawn} undrawn: solved in {t:.3} s, margin {score:+}, {} nodes", ab.nodes())
+    } else {
+        format!("{undrawn} undrawn: not solved within {:.0} s (depth {depth})", cap.as_secs_f64())
+    }
+}
+
 fn main() {
     let start = ataxx::Position::start();
     for depth in [5, 6] {
@@ -56,6 +85,10 @@ fn main() {
     println!("  ataxx {:>10.0}", playouts_per_second::<ataxx::Position>(1.0));
     println!("  nogo  {:>10.0}", playouts_per_second::<nogo::Position>(1.0));
     println!("  dots  {:>10.0}", playouts_per_second::<dots::Position>(1.0));
+    println!("dots exact endgame (alpha-beta with transposition table):");
+    for undrawn in [16, 20, 25, 30, 35] {
+        println!("  {}", dots_solve_time(undrawn, Duration::from_secs(5)));
+    }
     println!("uct bench signature (20000 iterations from the start, seed 12345):");
     for (name, (sig, speed)) in [
         ("ataxx", signature::<ataxx::Position>(20_000)),

@@ -31,6 +31,9 @@ enum Command {
         games: usize,
         #[arg(long, default_value = "10,50,200", value_delimiter = ',')]
         ms: Vec<u64>,
+        /// Fixed iterations per move instead of time (isolates the method from its cost).
+        #[arg(long, value_delimiter = ',')]
+        iterations: Vec<u64>,
     },
     Parallel {
         #[arg(long, default_value_t = 40_000)]
@@ -39,7 +42,14 @@ enum Command {
 }
 
 /// Plays one game; returns the first player's reward.
-fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], ms: u64) -> f64 {
+/// A move's budget: milliseconds, or iterations when `per_move` is `Iterations`.
+#[derive(Clone, Copy)]
+enum PerMove {
+    Ms(u64),
+    Iterations(u64),
+}
+
+fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], per_move: PerMove) -> f64 {
     let mut g = start.clone();
     let mut moves = Vec::new();
     loop {
@@ -47,30 +57,33 @@ fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], ms: u64) -> f
         if moves.is_empty() {
             return g.outcome().expect("over").reward(Player::First);
         }
-        let budget =
-            Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None };
+        let budget = match per_move {
+            PerMove::Ms(ms) => Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None },
+            PerMove::Iterations(n) => Budget::iterations(n),
+        };
         let mv = players[g.to_move().index()].search(&g, &moves, &budget).best;
         g.play(mv);
     }
 }
 
-fn mmcts_experiment(games: usize, times: &[u64]) {
+fn mmcts_experiment(games: usize, budgets: &[PerMove]) {
     let variants = [
+        ("control: memory kept but unused (lambda=0, mean back-up)", MemoryConfig { name: "control", lambda: 0.0, sigma: 0.0, ..MemoryConfig::PAPER }),
         ("M-MCTS (lambda=1, sigma=0.5: the paper)", MemoryConfig::PAPER),
         (
             "M-MCTS blend (lambda=0.5, mean back-up)",
             MemoryConfig { name: "mmcts-blend", lambda: 0.5, sigma: 0.0, ..MemoryConfig::PAPER },
         ),
     ];
-    println!("| variant | ms/move | games | W-D-L vs UCT | score |");
+    println!("| variant | per move | games | W-D-L vs UCT | score |");
     println!("|---|---|---|---|---|");
     for (label, config) in variants {
-        for &ms in times {
+        for &per_move in budgets {
             let (mut w, mut d, mut l) = (0, 0, 0);
-            let mut rng = fastrand::Rng::with_seed(ms);
+            let mut rng = fastrand::Rng::with_seed(0);
             for game in 0..games {
                 if game % 2 == 0 {
-                    rng = fastrand::Rng::with_seed(ms * 1000 + game as u64);
+                    rng = fastrand::Rng::with_seed(1000 + game as u64);
                 }
                 let mut start = Connect4::default();
                 let mut opening_rng = rng.clone();
@@ -81,7 +94,7 @@ fn mmcts_experiment(games: usize, times: &[u64]) {
                 let uct: Box<dyn Engine<Connect4>> = Box::new(mcts::uct::<Connect4>(game as u64 + 7));
                 let memory_first = game % 2 == 0;
                 let mut players = if memory_first { [memory, uct] } else { [uct, memory] };
-                let first = play(&start, &mut players, ms);
+                let first = play(&start, &mut players, per_move);
                 let score = if memory_first { first } else { 1.0 - first };
                 match score {
                     s if s > 0.75 => w += 1,
@@ -90,7 +103,11 @@ fn mmcts_experiment(games: usize, times: &[u64]) {
                 }
             }
             let score = (f64::from(w) + 0.5 * f64::from(d)) / games as f64;
-            println!("| {label} | {ms} | {games} | {w}-{d}-{l} | {:.1}% |", 100.0 * score);
+            let budget = match per_move {
+                PerMove::Ms(ms) => format!("{ms} ms"),
+                PerMove::Iterations(n) => format!("{n} iterations"),
+            };
+            println!("| {label} | {budget} | {games} | {w}-{d}-{l} | {:.1}% |", 100.0 * score);
         }
     }
 }
@@ -123,7 +140,14 @@ fn parallel_experiment(iterations: u64) {
 
 fn main() {
     match Cli::parse().command {
-        Command::Mmcts { games, ms } => mmcts_experiment(games, &ms),
+        Command::Mmcts { games, ms, iterations } => {
+            let budgets: Vec<PerMove> = if iterations.is_empty() {
+                ms.into_iter().map(PerMove::Ms).collect()
+            } else {
+                iterations.into_iter().map(PerMove::Iterations).collect()
+            };
+            mmcts_experiment(games, &budgets)
+        }
         Command::Parallel { iterations } => parallel_experiment(iterations),
     }
 }
