@@ -8,7 +8,7 @@ use crate::bot::{generic_engines, EngineSpec};
 use crate::game::{Game, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
-use crate::search::memory::{Features, MemoryConfig, MemoryMcts};
+use crate::search::memory::{signed_cells, Features, MemoryMcts};
 
 impl HasModel for Position {
     type Model = Board;
@@ -97,18 +97,8 @@ impl Policy<Board> for Seed003 {
 impl Features for Board {
     fn features(&self) -> Vec<f32> {
         let me = self.to_move();
-        let (own, opp) = (self.pieces(me), self.pieces(me.other()));
-        (0..49)
-            .map(|sq| {
-                if own.contains(sq) {
-                    1.0
-                } else if opp.contains(sq) {
-                    -1.0
-                } else {
-                    0.0
-                }
-            })
-            .collect()
+        let (own, enemy) = (self.pieces(me), self.pieces(me.other()));
+        signed_cells(49, |sq| own.contains(sq), |sq| enemy.contains(sq))
     }
 }
 
@@ -131,8 +121,8 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
     ];
     list.push(EngineSpec {
         name: "mmcts",
-        about: "seed 000: memory-augmented MCTS (K nearest states by cosine similarity, V_M in selection, EMA back-up)",
-        make: |seed| Box::new(OnModel::new(MemoryMcts::<Board>::new(MemoryConfig::PAPER, seed))),
+        about: super::MMCTS_ABOUT,
+        make: |seed| Box::new(OnModel::new(MemoryMcts::<Board>::new(super::MMCTS_CONFIG, seed))),
     });
     list.extend(generic_engines());
     list

@@ -150,7 +150,8 @@ impl Policy<Position> for SafeEdges {
     }
 }
 
-/// Seed 004 as a whole: MCTS until `endgame_edges` edges remain, alpha-beta after.
+/// MCTS until `endgame_edges` edges remain, alpha-beta after (seed 004's stages; the
+/// alpha-beta's answer is used even when time runs out before it solves the position).
 pub struct ThreeStage<P: Policy<Position>> {
     mcts: Mcts<Position, P>,
     endgame: AlphaBeta<Position, BoxDifference>,
@@ -164,6 +165,10 @@ impl<P: Policy<Position>> Engine<Position> for ThreeStage<P> {
         } else {
             self.mcts.search(game, root_moves, budget)
         }
+    }
+
+    fn set_history(&mut self, moves: &[Edge]) {
+        self.mcts.set_history(moves);
     }
 }
 
@@ -181,11 +186,15 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
         EngineSpec {
             name: "best",
-            about: "MCTS with solver, capture/safe-edge knowledge and playouts, exact alpha-beta once 16 edges remain",
+            about: "MCTS with solver, capture/safe-edge knowledge and playouts; alpha-beta once 30 edges remain",
             make: |seed| {
                 let config = MctsConfig { name: "best", exploration: 0.7, solver: true, bias_decays: true, reuse_tree: true, ..MctsConfig::UCT };
                 let endgame = AlphaBetaConfig { name: "best-ab", rfp_margin: None, late_move_reductions: false, ..Default::default() };
-                Box::new(ThreeStage { mcts: Mcts::new(config, SafeEdges, seed), endgame: AlphaBeta::new(endgame, BoxDifference), endgame_edges: 16 })
+                Box::new(ThreeStage {
+                    mcts: Mcts::new(config, SafeEdges, seed),
+                    endgame: AlphaBeta::new(endgame, BoxDifference),
+                    endgame_edges: 30,
+                })
             },
         },
         EngineSpec {

@@ -5,7 +5,9 @@ pub mod ataxx;
 pub mod dots;
 pub mod nogo;
 
+use crate::bot::EngineSpec;
 use crate::game::Game;
+use crate::search::memory::{Features, MemoryConfig, MemoryMcts};
 use crate::search::{Budget, Engine, SearchResult};
 
 /// Runs an engine written for a simpler model of the game (Ataxx's `Board`, without the
@@ -38,13 +40,13 @@ impl<G: HasModel, E: Engine<G::Model>> Engine<G> for OnModel<G::Model, E> {
     }
 }
 
+/// Seed 000's settings in every bot.
+pub const MMCTS_CONFIG: MemoryConfig = MemoryConfig::PAPER;
+
+pub const MMCTS_ABOUT: &str =
+    "seed 000: memory-augmented MCTS (K nearest states by cosine similarity, V_M in selection, EMA back-up)";
+
 /// Seed 000's memory-augmented MCTS, as every bot offers it (`--engine mmcts`).
-pub fn mmcts_engine<G: crate::search::memory::Features>() -> crate::bot::EngineSpec<G> {
-    crate::bot::EngineSpec {
-        name: "mmcts",
-        about: "seed 000: memory-augmented MCTS (K nearest states by cosine similarity, V_M in selection, EMA back-up)",
-        make: |seed| {
-            Box::new(crate::search::memory::MemoryMcts::<G>::new(crate::search::memory::MemoryConfig::PAPER, seed))
-        },
-    }
+pub fn mmcts_engine<G: Features>() -> EngineSpec<G> {
+    EngineSpec { name: "mmcts", about: MMCTS_ABOUT, make: |seed| Box::new(MemoryMcts::<G>::new(MMCTS_CONFIG, seed)) }
 }

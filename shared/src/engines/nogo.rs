@@ -7,7 +7,7 @@ use crate::game::{Game, Player};
 use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
 use crate::nogo::{Bitboard, Point, Position};
 use crate::search::mcts::{random_playout, Knowledge, Mcts, MctsConfig, Policy};
-use crate::search::memory::Features;
+use crate::search::memory::{signed_cells, Features};
 
 /// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
 /// an offset from an even result), worth `weight` virtual visits.
@@ -79,18 +79,8 @@ pub const STRONG: Seed002 = Seed002 { m: 60.0, weight: 8.0, smart_playouts: true
 impl Features for Position {
     fn features(&self) -> Vec<f32> {
         let me = self.to_move();
-        let (own, opp) = (self.stones(me), self.stones(me.other()));
-        (0..81)
-            .map(|p| {
-                if own.contains(p) {
-                    1.0
-                } else if opp.contains(p) {
-                    -1.0
-                } else {
-                    0.0
-                }
-            })
-            .collect()
+        let (own, enemy) = (self.stones(me), self.stones(me.other()));
+        signed_cells(81, |p| own.contains(p), |p| enemy.contains(p))
     }
 }
 

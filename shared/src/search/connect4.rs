@@ -113,6 +113,12 @@ impl Game for Connect4 {
     }
 }
 
+impl super::memory::Features for Connect4 {
+    fn features(&self) -> Vec<f32> {
+        self.cells_for_side_to_move()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,11 +147,5 @@ mod tests {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         assert_eq!(moves, vec![0, 1, 2, 4, 5, 6]);
-    }
-}
-
-impl super::memory::Features for Connect4 {
-    fn features(&self) -> Vec<f32> {
-        self.cells_for_side_to_move()
     }
 }

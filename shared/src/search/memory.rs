@@ -176,6 +176,40 @@ struct Node<M> {
     neighbours: Option<(f64, f64)>,
 }
 
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Player, mover_moves_next: bool, phi: Vec<f32>) -> Self {
+        Node {
+            mv,
+            mover,
+            mover_moves_next,
+            first_child: 0,
+            child_count: 0,
+            expanded: false,
+            visits: 0,
+            value: 0.5,
+            slot: None,
+            phi,
+            neighbours: None,
+        }
+    }
+}
+
+/// phi(s) of a board game: +1 for each cell of the side to move, -1 for the opponent's,
+/// 0 for an empty one, over cells `0..cells`.
+pub fn signed_cells(cells: u8, own: impl Fn(u8) -> bool, enemy: impl Fn(u8) -> bool) -> Vec<f32> {
+    (0..cells)
+        .map(|c| {
+            if own(c) {
+                1.0
+            } else if enemy(c) {
+                -1.0
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
 pub struct MemoryMcts<G: Features> {
     config: MemoryConfig,
     rng: fastrand::Rng,
@@ -201,40 +235,15 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
     fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
         let cfg = self.config;
         let mut memory = Memory::new(cfg.capacity);
-        let root = Node {
-            mv: None,
-            mover: game.to_move().other(),
-            mover_moves_next: false,
-            first_child: 0,
-            child_count: 0,
-            expanded: false,
-            visits: 0,
-            value: 0.5,
-            slot: None,
-            phi: Vec::new(),
-            neighbours: None,
-        };
-        let mut nodes = vec![root];
+        let mut nodes = vec![Node::new(None, game.to_move().other(), false, Vec::new())];
         let expand =
             |nodes: &mut Vec<Node<G::Move>>, node: usize, state: &G, moves: &[G::Move], rng: &mut fastrand::Rng| {
                 let first = nodes.len();
                 for &mv in moves {
                     let mut child = state.clone();
                     child.play(mv);
-                    let phi = child.features();
-                    nodes.push(Node {
-                        mv: Some(mv),
-                        mover: state.to_move(),
-                        mover_moves_next: child.to_move() == state.to_move(),
-                        first_child: 0,
-                        child_count: 0,
-                        expanded: false,
-                        visits: 0,
-                        value: 0.5,
-                        slot: None,
-                        phi,
-                        neighbours: None,
-                    });
+                    let turn_kept = child.to_move() == state.to_move();
+                    nodes.push(Node::new(Some(mv), state.to_move(), turn_kept, child.features()));
                 }
                 let new = &mut nodes[first..];
                 for i in (1..new.len()).rev() {
@@ -274,8 +283,8 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
                 let log_n = f64::from(n.visits.max(1)).ln();
                 let mut best = usize::MAX;
                 let mut best_score = f64::NEG_INFINITY;
-                for i in n.first_child as usize..(n.first_child + n.child_count) as usize {
-                    let c = &nodes[i];
+                let first = n.first_child as usize;
+                for (i, c) in nodes.iter().enumerate().skip(first).take(n.child_count as usize) {
                     if c.visits == 0 {
                         best = i;
                         break;

@@ -5,10 +5,10 @@
 //! must keep the signature).
 
 use botzone_games::botzone::BotzoneGame;
-use botzone_games::game::Game;
-use botzone_games::search::mcts;
 use botzone_games::engines::dots::BoxDifference;
+use botzone_games::game::Game;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use botzone_games::search::mcts;
 use botzone_games::search::{Budget, Deadline, Engine};
 use botzone_games::{ataxx, dots, nogo};
 use std::time::{Duration, Instant};
@@ -52,7 +52,8 @@ fn dots_solve_time(undrawn: u32, cap: Duration) -> String {
     let mut moves = Vec::new();
     while 60 - g.drawn_count() > undrawn {
         g.legal_moves(&mut moves);
-        let safe: Vec<_> = moves.iter().copied().filter(|&e| g.sides_after_hint(e) == 0 || g.boxes_completed_by(e) > 0).collect();
+        let safe: Vec<_> =
+            moves.iter().copied().filter(|&e| g.sides_after_hint(e) == 0 || g.boxes_completed_by(e) > 0).collect();
         let pool = if safe.is_empty() { &moves } else { &safe };
         g.play(pool[rng.usize(..pool.len())]);
     }

@@ -58,7 +58,9 @@ fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], per_move: Per
             return g.outcome().expect("over").reward(Player::First);
         }
         let budget = match per_move {
-            PerMove::Ms(ms) => Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None },
+            PerMove::Ms(ms) => {
+                Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None }
+            }
             PerMove::Iterations(n) => Budget::iterations(n),
         };
         let mv = players[g.to_move().index()].search(&g, &moves, &budget).best;
@@ -68,7 +70,10 @@ fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], per_move: Per
 
 fn mmcts_experiment(games: usize, budgets: &[PerMove]) {
     let variants = [
-        ("control: memory kept but unused (lambda=0, mean back-up)", MemoryConfig { name: "control", lambda: 0.0, sigma: 0.0, ..MemoryConfig::PAPER }),
+        (
+            "control: memory kept but unused (lambda=0, mean back-up)",
+            MemoryConfig { name: "control", lambda: 0.0, sigma: 0.0, ..MemoryConfig::PAPER },
+        ),
         ("M-MCTS (lambda=1, sigma=0.5: the paper)", MemoryConfig::PAPER),
         (
             "M-MCTS blend (lambda=0.5, mean back-up)",
