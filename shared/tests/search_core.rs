@@ -152,7 +152,7 @@ fn alphabeta_equals_minimax_on_ataxx_positions_near_the_move_cap() {
             positions.push(b);
         }
     }
-    check_alphabeta_equals_minimax(&positions, || AtaxxEval);
+    check_alphabeta_equals_minimax(&positions, AtaxxEval::default);
 }
 
 /// MCTS with the solver on: the answer must be a move that wins by exhaustive search.

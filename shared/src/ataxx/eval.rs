@@ -20,6 +20,9 @@ pub struct Weights {
 /// Hand-set weights: material first; the rest breaks ties.
 pub const WEIGHTS: Weights = Weights { material: 100, exposed: -6, exclusive_empty: 20, threat: 40 };
 
+/// Material only: the baseline that measures what the other terms are worth.
+pub const MATERIAL_ONLY: Weights = Weights { material: 100, exposed: 0, exclusive_empty: 0, threat: 0 };
+
 /// Static value for the side to move.
 pub fn evaluate(b: &Board, w: &Weights) -> i32 {
     let me = b.to_move();

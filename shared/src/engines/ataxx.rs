@@ -2,7 +2,7 @@
 //! and the generic `uct` and `random`.
 
 use super::{HasModel, OnModel};
-use crate::ataxx::eval::{self, WEIGHTS};
+use crate::ataxx::eval::{self, Weights, MATERIAL_ONLY, WEIGHTS};
 use crate::ataxx::{Board, Move, Position};
 use crate::bot::{generic_engines, EngineSpec};
 use crate::game::{Game, Player};
@@ -17,12 +17,18 @@ impl HasModel for Position {
     }
 }
 
-/// The evaluation of `ataxx::eval` for alpha-beta.
-pub struct AtaxxEval;
+/// The evaluation of `ataxx::eval` for alpha-beta, with its weights.
+pub struct AtaxxEval(pub Weights);
+
+impl Default for AtaxxEval {
+    fn default() -> Self {
+        AtaxxEval(WEIGHTS)
+    }
+}
 
 impl Evaluator<Board> for AtaxxEval {
     fn evaluate(&self, b: &Board) -> i32 {
-        eval::evaluate(b, &WEIGHTS)
+        eval::evaluate(b, &self.0)
     }
     fn hash(&self, b: &Board) -> u64 {
         eval::hash(b)
@@ -108,7 +114,15 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
         EngineSpec {
             name: "ab",
             about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR; eval: material, exposure, exclusive empties, threat",
-            make: |_seed| Box::new(OnModel::new(AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval))),
+            make: |_seed| Box::new(OnModel::new(AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval::default()))),
+        },
+        EngineSpec {
+            name: "ab-material",
+            about: "the same alpha-beta with a material-only evaluation (measures the evaluation's terms)",
+            make: |_seed| {
+                let config = AlphaBetaConfig { name: "ab-material", ..AlphaBetaConfig::default() };
+                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval(MATERIAL_ONLY))))
+            },
         },
         EngineSpec {
             name: "seed",

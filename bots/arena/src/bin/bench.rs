@@ -5,6 +5,7 @@
 //! must keep the signature).
 
 use botzone_games::botzone::BotzoneGame;
+use botzone_games::engines::ataxx::AtaxxEval;
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::Game;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
@@ -71,6 +72,21 @@ fn dots_solve_time(undrawn: u32, cap: Duration) -> String {
     }
 }
 
+/// Alpha-beta speed (`ab` engine's search) from an Ataxx position, for a fixed node count.
+fn ataxx_ab_speed(label: &str, board: ataxx::Board) {
+    let mut moves = Vec::new();
+    board.legal_moves(&mut moves);
+    let mut ab = AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval::default());
+    let start = Instant::now();
+    let (score, _, depth) = ab.iterate(&board, &moves, &Budget::iterations(2_000_000));
+    let s = start.elapsed().as_secs_f64();
+    println!(
+        "  {label}: {} nodes in {s:.2} s ({:.2} M nodes/s), depth {depth}, score {score}",
+        ab.nodes(),
+        ab.nodes() as f64 / s / 1e6
+    );
+}
+
 fn main() {
     let start = ataxx::Position::start();
     for depth in [5, 6] {
@@ -81,6 +97,17 @@ fn main() {
             "ataxx perft {depth}: {leaves} leaves in {s:.3} s ({:.1} M leaves/s, bulk counting)",
             leaves as f64 / s / 1e6
         );
+    }
+    println!("ataxx alpha-beta:");
+    ataxx_ab_speed("start position", *ataxx::Position::start().board());
+    let mid = std::fs::read_to_string("fixtures/ataxx/midgame.json").ok().and_then(|text| {
+        let mut none = std::iter::empty();
+        let turn = botzone_games::botzone::parse_turn::<ataxx::Position>(&text, &mut || none.next()).ok()?;
+        botzone_games::botzone::Match::<ataxx::Position>::rebuild(&turn).ok()
+    });
+    match mid {
+        Some(m) => ataxx_ab_speed("fixtures/ataxx/midgame.json", *m.game.board()),
+        None => println!("  (run from the repository root for the middlegame fixture)"),
     }
     println!("random playouts per second (one core):");
     println!("  ataxx {:>10.0}", playouts_per_second::<ataxx::Position>(1.0));
