@@ -153,9 +153,6 @@ pub fn run<G: BotzoneGame>(
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut searchers: Vec<Box<dyn Engine<G>>> =
-        (0..u64::from(args.threads)).map(|i| (spec.make)(seed.wrapping_add(i))).collect();
-
     let first = next_line(input)?;
     if first.is_none() && (args.perft.is_some() || args.show) {
         let game = G::start();
@@ -178,6 +175,9 @@ pub fn run<G: BotzoneGame>(
         return write_info(args, &game_match.game, output);
     }
 
+    // Engines allocate their tables now, not for the informational flags above.
+    let mut searchers: Vec<Box<dyn Engine<G>>> =
+        (0..u64::from(args.threads)).map(|i| (spec.make)(seed.wrapping_add(i))).collect();
     let format = turn.format;
     let mut time_limit = turn.time_limit_ms;
     let mut clock_start = start;
