@@ -101,13 +101,7 @@ impl Board {
 
     /// Plays a geometrically legal move.
     pub fn make(&mut self, mv: Move) {
-        let snap = self.snapshot_after(mv);
-        let me = self.to_move.index();
-        let flips = RING1[mv.to as usize].and(snap[1 - me]);
-        self.pieces[me] = snap[me].or(flips);
-        self.pieces[1 - me] = snap[1 - me].and(flips.not());
-        self.ply += 1;
-        self.to_move = self.to_move.other();
+        self.place(mv.to, mv.is_jump().then_some(mv.from));
     }
 
     /// How many enemy pieces `mv` turns.
@@ -167,16 +161,35 @@ impl Board {
             let jumps: u64 = own.iter().map(|s| RING2[s as usize].and(empty).count() as u64).sum();
             return clones + jumps;
         }
-        let mut moves = Vec::with_capacity(64);
-        self.generate(&mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
+        // Moves straight from the bitboards (no move list): clones by target, then jumps.
+        let mut total = 0;
+        for to in own.dilate().and(empty).iter() {
+            let mut child = *self;
+            child.place(to, None);
+            total += child.perft(depth - 1);
+        }
+        for from in own.iter() {
+            for to in RING2[from as usize].and(empty).iter() {
                 let mut child = *self;
-                child.make(mv);
-                child.perft(depth - 1)
-            })
-            .sum()
+                child.place(to, Some(from));
+                total += child.perft(depth - 1);
+            }
+        }
+        total
+    }
+
+    /// Plays a clone (`jump_from` None) or a jump to `to`, flipping the neighbours.
+    fn place(&mut self, to: Square, jump_from: Option<Square>) {
+        let me = self.to_move.index();
+        let mut own = self.pieces[me];
+        if let Some(from) = jump_from {
+            own = own.without(from);
+        }
+        let flips = RING1[to as usize].and(self.pieces[1 - me]);
+        self.pieces[me] = own.with(to).or(flips);
+        self.pieces[1 - me] = self.pieces[1 - me].and(flips.not());
+        self.ply += 1;
+        self.to_move = self.to_move.other();
     }
 }
 
