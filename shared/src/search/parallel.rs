@@ -24,6 +24,18 @@ pub fn merge_root_stats<M: Copy + Eq>(searches: &[Vec<(M, u64, f64)>]) -> Vec<(M
     merged
 }
 
+/// The move with the best merged win rate among those searched at least a quarter as much
+/// as the most searched one. The guard is ours, not the paper's: a move tried once and won
+/// has a win rate of 1 and would otherwise be played on that one sample.
+pub fn best_merged_move<M: Copy>(merged: &[(M, u64, f64)]) -> Option<M> {
+    let most = merged.iter().map(|m| m.1).max()?;
+    merged
+        .iter()
+        .filter(|m| 4 * m.1 >= most)
+        .max_by(|a, b| (a.2, a.1).partial_cmp(&(b.2, b.1)).expect("win rates are finite"))
+        .map(|&(mv, _, _)| mv)
+}
+
 /// Runs `engines` on the same root in parallel threads and merges their answers.
 pub fn search_parallel<G: Game>(
     engines: &mut [Box<dyn Engine<G>>],
@@ -41,10 +53,7 @@ pub fn search_parallel<G: Game>(
     });
     let stats: Vec<_> = results.iter().map(|r| r.root_stats.clone()).collect();
     let merged = merge_root_stats(&stats);
-    let best = merged
-        .iter()
-        .max_by(|a, b| (a.2, a.1).partial_cmp(&(b.2, b.1)).expect("win rates are finite"))
-        .map_or(results[0].best, |&(mv, _, _)| mv);
+    let best = best_merged_move(&merged).unwrap_or(results[0].best);
     let summary = format!("{} threads merged; {}", engines.len(), results[0].summary);
     SearchResult { best, summary, root_stats: merged }
 }
@@ -64,6 +73,14 @@ mod tests {
         assert_eq!(one.1, 30);
         assert!((one.2 - 0.5).abs() < 1e-12);
         assert!((two.2 - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rarely_searched_moves_cannot_win_the_merge_on_luck() {
+        // Move 3 was tried once and won; move 1 is well searched and good.
+        let merged = vec![(1, 400, 0.62), (2, 380, 0.55), (3, 1, 1.0)];
+        assert_eq!(best_merged_move(&merged), Some(1));
+        assert_eq!(best_merged_move::<u8>(&[]), None);
     }
 
     #[test]
