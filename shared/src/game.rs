@@ -73,3 +73,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// position (RAVE shares statistics between positions by it).
     fn move_index(mv: Self::Move) -> usize;
 }
+
+/// A 64-bit mixing function (splitmix64's finaliser) for hashing positions from their
+/// bitboards: every input bit affects every output bit.
+pub const fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}

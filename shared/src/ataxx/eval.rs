@@ -3,7 +3,7 @@
 
 use super::bitboard::{Bitboard, RING1};
 use super::board::{Board, Move};
-use crate::game::{Game, Player};
+use crate::game::{mix64, Game, Player};
 
 /// Weights of the evaluation, in centi-pieces.
 #[derive(Debug, Clone, Copy)]
@@ -69,11 +69,6 @@ pub fn relscore_after(b: &Board, mv: Move) -> i32 {
 
 /// A 64-bit hash of the board and the side to move (a strong mix of the two bitboards).
 pub fn hash(b: &Board) -> u64 {
-    let mix = |mut x: u64| {
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^ (x >> 31)
-    };
     let side = if b.to_move() == Player::First { 0 } else { 0x9e37_79b9_7f4a_7c15 };
-    mix(b.pieces(Player::First).0) ^ mix(b.pieces(Player::Second).0 ^ 0x5555_5555_5555_5555).rotate_left(17) ^ side
+    mix64(b.pieces(Player::First).0) ^ mix64(b.pieces(Player::Second).0 ^ 0x5555_5555_5555_5555).rotate_left(17) ^ side
 }

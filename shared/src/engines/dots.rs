@@ -3,7 +3,7 @@
 
 use crate::bot::{generic_engines, EngineSpec};
 use crate::dots::{Edge, Position};
-use crate::game::{Game, Outcome, Player};
+use crate::game::{mix64, Game, Outcome, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
 use crate::search::memory::Features;
@@ -31,13 +31,8 @@ impl Evaluator<Position> for BoxDifference {
     /// different split of boxes have different values).
     fn hash(&self, p: &Position) -> u64 {
         let (h, v) = p.edge_words();
-        let mix = |mut x: u64| {
-            x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            x ^ (x >> 31)
-        };
         let extra = u64::from(p.score(Player::First)) << 1 | u64::from(p.to_move() == Player::Second);
-        mix(u64::from(h) | u64::from(v) << 30) ^ mix(extra ^ 0xabcd_ef01)
+        mix64(u64::from(h) | u64::from(v) << 30) ^ mix64(extra ^ 0xabcd_ef01)
     }
     /// Take boxes first; edges that hand a box over last.
     fn order(&self, p: &Position, e: Edge) -> i32 {
