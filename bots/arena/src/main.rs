@@ -1,21 +1,15 @@
 //! `arena`: a local Botzone judge. Matches between any two Botzone-protocol programs with
 //! time limits, Elo and records; replays of logged games; a human against a bot.
 
-mod human;
-mod judge;
-mod replay;
-mod runner;
-mod stats;
-mod tournament;
-
+use arena::runner::BotSpec;
+use arena::tournament::{run_match, MatchConfig};
+use arena::{human, replay, stats};
 use botzone_games::botzone::BotzoneGame;
 use botzone_games::game::Player;
 use botzone_games::{ataxx, dots, nogo};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use runner::BotSpec;
 use std::path::PathBuf;
 use std::time::Duration;
-use tournament::{run_match, MatchConfig};
 
 #[derive(Parser)]
 #[command(name = "arena", about = "A local Botzone judge for Ataxx, NoGo and Dots-and-Boxes (Pencil)")]

@@ -1,0 +1,9 @@
+//! Tools that run bots: the arena judge (matches, replays, human play) and the Botzone
+//! local-AI connector share this library.
+
+pub mod human;
+pub mod judge;
+pub mod replay;
+pub mod runner;
+pub mod stats;
+pub mod tournament;

@@ -1,0 +1,86 @@
+//! The local-AI connector against a mock Botzone on 127.0.0.1 that speaks the documented
+//! protocol: two concurrent matches (JSON and simplified requests), a server error, a slow
+//! reply, a finished and an aborted match.
+
+use std::process::Command;
+use std::sync::mpsc;
+use std::time::Duration;
+
+const CONNECT: &str = env!("CARGO_BIN_EXE_connect");
+const FAKE: &str = env!("CARGO_BIN_EXE_fakebot");
+
+fn header(req: &tiny_http::Request, name: &str) -> Option<String> {
+    req.headers()
+        .iter()
+        .find(|h| h.field.as_str().as_str().eq_ignore_ascii_case(name))
+        .map(|h| h.value.as_str().to_string())
+}
+
+#[test]
+fn connector_answers_concurrent_matches_and_survives_errors() {
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("bind");
+    let port = server.server_addr().to_ip().expect("ip").port();
+    let (tx, rx) = mpsc::channel::<(String, Option<String>, Option<String>)>();
+    let mock = std::thread::spawn(move || {
+        for poll in 0..4 {
+            let req = server.recv().expect("a poll");
+            let url = req.url().to_string();
+            tx.send((url, header(&req, "X-Match-1"), header(&req, "X-Match-2"))).unwrap();
+            let body = match poll {
+                // Two new matches, we move first in both; match 2 uses simplified interaction.
+                0 => "2 0\n1\n{\"x\":-1,\"y\":-1}\n2\n-1 -1\n".to_string(),
+                1 => {
+                    let _ = req.respond(tiny_http::Response::from_string("busy").with_status_code(500));
+                    continue;
+                }
+                // Slow reply: white answers in match 1; match 2 finished; match 7 aborted.
+                2 => {
+                    std::thread::sleep(Duration::from_millis(800));
+                    "1 2\n1\n{\"x\":8,\"y\":8}\n2 0 2 2 0\n7 1 0\n".to_string()
+                }
+                _ => "0 0\n".to_string(),
+            };
+            let _ = req.respond(tiny_http::Response::from_string(body));
+        }
+    });
+    let bot = format!("{FAKE} --mode random --game nogo");
+    let status = Command::new(CONNECT)
+        .args([
+            "--game",
+            "nogo",
+            "--user",
+            "u1",
+            "--secret",
+            "s1",
+            "--bot",
+            &bot,
+            "--time-ms",
+            "500",
+            "--max-polls",
+            "3",
+        ])
+        .args(["--server", &format!("http://127.0.0.1:{port}")])
+        .status()
+        .expect("connect runs");
+    assert!(status.success());
+    mock.join().unwrap();
+    let polls: Vec<_> = rx.try_iter().collect();
+    assert_eq!(polls.len(), 4);
+    assert!(polls.iter().all(|(url, _, _)| url == "/api/u1/s1/localai"));
+    assert_eq!(polls[0].1, None, "nothing to answer on the first poll");
+    // Poll 2 carries both answers, each in its request's form; the failed poll's answers are
+    // sent again.
+    let json_answer = polls[1].1.clone().expect("answer to match 1");
+    let v: serde_json::Value = serde_json::from_str(&json_answer).expect("JSON answer");
+    assert!((0..9).contains(&v["x"].as_i64().unwrap()) && (0..9).contains(&v["y"].as_i64().unwrap()));
+    let simple = polls[1].2.clone().expect("answer to match 2");
+    let fields: Vec<i64> = simple.split_whitespace().map(|f| f.parse().unwrap()).collect();
+    assert_eq!(fields.len(), 2, "{simple}");
+    assert_eq!(polls[2].1, polls[1].1);
+    assert_eq!(polls[2].2, polls[1].2);
+    // Poll 4: the second answer in match 1, nothing for the finished match 2.
+    let second: serde_json::Value = serde_json::from_str(&polls[3].1.clone().expect("turn 2 answer")).unwrap();
+    assert_ne!(second, v);
+    assert_ne!(second, serde_json::json!({"x": 8, "y": 8}));
+    assert_eq!(polls[3].2, None);
+}
