@@ -84,3 +84,69 @@ fn connector_answers_concurrent_matches_and_survives_errors() {
     assert_ne!(second, serde_json::json!({"x": 8, "y": 8}));
     assert_eq!(polls[3].2, None);
 }
+
+/// A whole game through the connector: the mock plays the platform and a random opponent
+/// with the shared rules, and checks every answer the connector sends.
+fn whole_game<G: botzone_games::botzone::BotzoneGame>(game: &str) {
+    use botzone_games::botzone::Transcript;
+    use botzone_games::game::Player;
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("bind");
+    let port = server.server_addr().to_ip().expect("ip").port();
+    let bot = format!("{FAKE} --mode random --game {game}");
+    let mut child = Command::new(CONNECT)
+        .args(["--game", game, "--user", "u", "--secret", "s", "--bot", &bot, "--time-ms", "500"])
+        .args(["--server", &format!("http://127.0.0.1:{port}")])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("connect runs");
+    let mut t = Transcript::<G>::new();
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut moves = Vec::new();
+    let mut awaiting = false;
+    let mut answers = 0;
+    loop {
+        let req = server.recv_timeout(Duration::from_secs(20)).expect("poll").expect("a poll in time");
+        if awaiting {
+            let a = header(&req, "X-Match-1").expect("an answer to the pending request");
+            let mv = G::parse_json_move(&serde_json::from_str(&a).expect("JSON answer")).expect("a move form");
+            t.answer(mv).expect("the connector's answer is legal");
+            answers += 1;
+        }
+        // The opponent (second player) moves, or passes when it must.
+        while t.game().outcome().is_none() && t.asked() == Player::Second {
+            if t.must_pass() {
+                t.answer(None).unwrap();
+            } else {
+                t.game().legal_moves(&mut moves);
+                t.answer(Some(moves[rng.usize(..moves.len())])).unwrap();
+            }
+        }
+        let body = if t.game().outcome().is_none() {
+            awaiting = true;
+            format!("1 0\n1\n{}\n", t.last_request())
+        } else {
+            let _ = req.respond(tiny_http::Response::from_string("0 1\n1 0 2 1 0\n"));
+            break;
+        };
+        let _ = req.respond(tiny_http::Response::from_string(body));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(t.game().outcome().is_some());
+    assert!(answers >= 10, "{answers} answers");
+}
+
+#[test]
+fn whole_ataxx_game_through_the_connector() {
+    whole_game::<botzone_games::ataxx::Position>("ataxx");
+}
+
+#[test]
+fn whole_nogo_game_through_the_connector() {
+    whole_game::<botzone_games::nogo::Position>("nogo");
+}
+
+#[test]
+fn whole_pencil_game_with_passes_through_the_connector() {
+    whole_game::<botzone_games::dots::Position>("dots");
+}
