@@ -87,8 +87,15 @@ fn answer<G: BotzoneGame>(state: &mut MatchState, request_line: &str, limit: Dur
     state.requests.push(request.clone());
     let input = json!({"requests": state.requests, "responses": state.responses}).to_string();
     let mut none = std::iter::empty();
-    let turn = parse_turn::<G>(&input, &mut || none.next()).map_err(|e| e.to_string())?;
-    let m = Match::<G>::rebuild(&turn).map_err(|e| e.to_string())?;
+    let rebuilt = parse_turn::<G>(&input, &mut || none.next()).and_then(|turn| Match::<G>::rebuild(&turn));
+    let m = match rebuilt {
+        Ok(m) => m,
+        Err(e) => {
+            // Keep the history as it was: the next request may still make sense of it.
+            state.requests.pop();
+            return Err(e.to_string());
+        }
+    };
     let first_turn = state.answered == 0;
     state.answered += 1;
     let reply = state.bot.ask(&input, &request.to_string(), if first_turn { 2 * limit } else { limit });
