@@ -304,6 +304,14 @@ pub struct Match<G: BotzoneGame> {
 }
 
 impl<G: BotzoneGame> Match<G> {
+    /// Parses a whole turn's input held in memory (either form; blank lines skipped) and
+    /// replays its history with every move checked.
+    pub fn from_text(text: &str) -> Result<Match<G>, InputError> {
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string);
+        let first = lines.next().unwrap_or_default();
+        Match::rebuild(&parse_turn::<G>(&first, &mut || lines.next())?)
+    }
+
     /// Replays a whole history with every move checked.
     pub fn rebuild(turn: &Turn<G::Move>) -> Result<Match<G>, InputError> {
         let us = if turn.requests[0].is_none() { Player::First } else { Player::Second };

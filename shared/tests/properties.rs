@@ -3,7 +3,7 @@
 //! and a position rebuilt from its Botzone history equals the one played.
 
 use botzone_games::ataxx::{self, Bitboard};
-use botzone_games::botzone::{parse_turn, BotzoneGame, Match, Transcript};
+use botzone_games::botzone::{BotzoneGame, Match, Transcript};
 use botzone_games::dots;
 use botzone_games::game::{Game, Outcome, Player};
 use botzone_games::nogo;
@@ -259,10 +259,7 @@ fn history_rebuilds_to_the_position_played<G: BotzoneGame + PartialEq>(seed: u64
     for _ in 0..games {
         let mut t = Transcript::<G>::new();
         while t.game().outcome().is_none() {
-            let input = t.input().to_string();
-            let mut none = std::iter::empty();
-            let turn = parse_turn::<G>(&input, &mut || none.next()).unwrap();
-            let m = Match::<G>::rebuild(&turn).unwrap();
+            let m = Match::<G>::from_text(&t.input().to_string()).unwrap();
             assert!(m.game == *t.game(), "rebuilt position differs");
             assert_eq!(m.us, t.asked());
             assert_eq!(m.our_move(), !t.must_pass());

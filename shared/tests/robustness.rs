@@ -2,7 +2,7 @@
 //! answer or a clear error, never a panic or a hang.
 
 use botzone_games::bot::{self, Args};
-use botzone_games::botzone::{parse_turn, BotzoneGame, Match};
+use botzone_games::botzone::{BotzoneGame, Match};
 use botzone_games::{ataxx, dots, nogo};
 use clap::Parser;
 use std::time::{Duration, Instant};
@@ -90,11 +90,7 @@ fn check_one<G: BotzoneGame>(input: &str) -> bool {
         Ok(()) => {
             let text = String::from_utf8(out).unwrap();
             // Blank lines are skipped, as the bot's reader does.
-            let mut lines = input.lines().filter(|l| !l.trim().is_empty());
-            let first = lines.next().unwrap().to_string();
-            let mut rest = lines.map(str::to_string);
-            let turn = parse_turn::<G>(&first, &mut || rest.next()).unwrap();
-            let m = Match::<G>::rebuild(&turn).unwrap();
+            let m = Match::<G>::from_text(input).unwrap();
             let line = text.lines().next().unwrap();
             let answer = if line.starts_with('{') {
                 let v: serde_json::Value = serde_json::from_str(line).unwrap();

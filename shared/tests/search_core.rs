@@ -207,9 +207,7 @@ fn solver_proves_forced_wins_in_each_game() {
     let can_block =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/ataxx/can_block_opponent.json"))
             .unwrap();
-    let mut none = std::iter::empty();
-    let turn = botzone_games::botzone::parse_turn::<ataxx::Position>(&can_block, &mut || none.next()).unwrap();
-    let m = botzone_games::botzone::Match::<ataxx::Position>::rebuild(&turn).unwrap();
+    let m = botzone_games::botzone::Match::<ataxx::Position>::from_text(&can_block).unwrap();
     // Jumps could make the game long: three moves before the cap the tree is small, and
     // the blocking move still wins at once.
     let b = m.game.board();

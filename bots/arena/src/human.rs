@@ -4,7 +4,7 @@
 
 use crate::judge::input_with_limit;
 use crate::runner::{Bot, BotSpec};
-use botzone_games::botzone::{parse_simple_line, parse_turn, BotzoneGame, Match, Transcript};
+use botzone_games::botzone::{parse_simple_line, BotzoneGame, Match, Transcript};
 use botzone_games::game::{Outcome, Player};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -60,10 +60,7 @@ impl<G: BotzoneGame> Session<G> {
 
     /// Rebuilds from a Botzone history: its moves replayed with the passes they imply.
     fn load(text: &str) -> Result<Self, String> {
-        let mut lines = text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string);
-        let first = lines.next().unwrap_or_default();
-        let turn = parse_turn::<G>(&first, &mut || lines.next()).map_err(|e| e.to_string())?;
-        let m = Match::<G>::rebuild(&turn).map_err(|e| e.to_string())?;
+        let m = Match::<G>::from_text(text).map_err(|e| e.to_string())?;
         let mut s = Session::new();
         for &mv in &m.moves {
             while s.transcript.must_pass() {

@@ -100,11 +100,9 @@ fn main() {
     }
     println!("ataxx alpha-beta:");
     ataxx_ab_speed("start position", *ataxx::Position::start().board());
-    let mid = std::fs::read_to_string("fixtures/ataxx/midgame.json").ok().and_then(|text| {
-        let mut none = std::iter::empty();
-        let turn = botzone_games::botzone::parse_turn::<ataxx::Position>(&text, &mut || none.next()).ok()?;
-        botzone_games::botzone::Match::<ataxx::Position>::rebuild(&turn).ok()
-    });
+    let mid = std::fs::read_to_string("fixtures/ataxx/midgame.json")
+        .ok()
+        .and_then(|text| botzone_games::botzone::Match::<ataxx::Position>::from_text(&text).ok());
     match mid {
         Some(m) => ataxx_ab_speed("fixtures/ataxx/midgame.json", *m.game.board()),
         None => println!("  (run from the repository root for the middlegame fixture)"),

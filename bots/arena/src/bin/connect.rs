@@ -9,7 +9,7 @@
 //! first creates a match against an existing Botzone bot.
 
 use arena::runner::{Bot, BotSpec};
-use botzone_games::botzone::{parse_simple_line, parse_turn, BotzoneGame, Match};
+use botzone_games::botzone::{parse_simple_line, BotzoneGame, Match};
 use botzone_games::{ataxx, dots, nogo};
 use clap::{Parser, ValueEnum};
 use serde_json::{json, Value};
@@ -86,9 +86,7 @@ fn answer<G: BotzoneGame>(state: &mut MatchState, request_line: &str, limit: Dur
     };
     state.requests.push(request.clone());
     let input = json!({"requests": state.requests, "responses": state.responses}).to_string();
-    let mut none = std::iter::empty();
-    let rebuilt = parse_turn::<G>(&input, &mut || none.next()).and_then(|turn| Match::<G>::rebuild(&turn));
-    let m = match rebuilt {
+    let m = match Match::<G>::from_text(&input) {
         Ok(m) => m,
         Err(e) => {
             // Keep the history as it was: the next request may still make sense of it.

@@ -7,7 +7,7 @@
 //! an undrawn edge even when it must pass).
 
 use botzone_games::bot::{self, Args};
-use botzone_games::botzone::{parse_turn, BotzoneGame, Match};
+use botzone_games::botzone::{BotzoneGame, Match};
 use botzone_games::{ataxx, dots, nogo};
 use clap::Parser;
 use std::io::{BufRead, Read};
@@ -29,9 +29,7 @@ fn random_bot<G: BotzoneGame>(flags: &[String]) -> ! {
 }
 
 fn never_passes<G: BotzoneGame>(input: &str) {
-    let mut none = std::iter::empty();
-    let turn = parse_turn::<G>(input.lines().next().unwrap_or(""), &mut || none.next()).expect("valid input");
-    let m = Match::<G>::rebuild(&turn).expect("legal history");
+    let m = Match::<G>::from_text(input).expect("a valid input with a legal history");
     let mut moves = Vec::new();
     m.game.legal_moves(&mut moves);
     println!("{}", serde_json::json!({"response": G::json_move(moves.first().copied())}));
