@@ -2,7 +2,8 @@
 //! on hundreds of random positions with at most 18 undrawn edges, the value alpha-beta
 //! finds and the value of the move it chooses equal the oracle's.
 
-use botzone_games::dots::{Edge, Position};
+use botzone_games::dots::{loony_value, Capture, Component, Edge, Position};
+use botzone_games::engines::dots::solver::Solver;
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::Game;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
@@ -78,4 +79,112 @@ fn exact_search_agrees_with_the_oracle() {
         }
     }
     assert_eq!(checked, 330);
+}
+
+/// The chain-theory solver (engines::dots::solver) against the same oracle: its value
+/// of the position, and the move it chooses (a winning one when the oracle says the game
+/// is won, else one that loses by the least).
+#[test]
+fn solver_agrees_with_the_oracle() {
+    let mut checked = 0;
+    for (undrawn, count) in [(8, 150), (12, 100), (15, 60), (18, 40)] {
+        for p in positions(undrawn, count, 100 + u64::from(undrawn)) {
+            let mut memo = HashMap::new();
+            let future = oracle(&p, &mut memo);
+            let mut solver = Solver::new(16);
+            let unlimited = Budget::iterations(u64::MAX);
+            assert_eq!(solver.value(&p, &unlimited), Some(future), "value at {undrawn} undrawn edges\n{p}");
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            let solved = solver.solve(&p, &moves, &unlimited).expect("no limit");
+            let chosen = move_value(&p, solved.best, &mut memo);
+            let wins = margin(&p) + future > 0;
+            assert_eq!(solved.winning, wins, "verdict\n{p}");
+            if wins {
+                assert!(margin(&p) + chosen > 0, "the chosen move does not win\n{p}");
+            } else {
+                assert_eq!(chosen, future, "the chosen move loses more than it must\n{p}");
+                assert_eq!(solved.value, future);
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 350);
+}
+
+/// Positions made only of chains and loops: from random safe play until no safe edge is
+/// left, then whole components opened and taken until at most `undrawn` edges remain.
+fn chain_positions(undrawn: u32, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut g = Position::start();
+        loop {
+            g.legal_moves(&mut moves);
+            moves.retain(|&e| g.sides_after_hint(e) == 0);
+            if moves.is_empty() {
+                break;
+            }
+            g.play(moves[rng.usize(..moves.len())]);
+        }
+        while g.simple_components().is_some() && 60 - g.drawn_count() > undrawn {
+            g.legal_moves(&mut moves);
+            g.play(moves[rng.usize(..moves.len())]);
+            while let Some(capture) = g.capture() {
+                g.play(capture.take());
+            }
+        }
+        if g.simple_components().is_some_and(|parts| !parts.is_empty()) && 60 - g.drawn_count() <= undrawn {
+            out.push(g);
+        }
+    }
+    out
+}
+
+#[test]
+fn chain_theory_values_agree_with_the_oracle() {
+    let mut kinds = std::collections::HashSet::new();
+    for p in chain_positions(20, 120, 7) {
+        let parts = p.simple_components().unwrap();
+        let boxes: u32 = parts
+            .iter()
+            .map(|c| match *c {
+                Component::Chain(n) | Component::Loop(n) => u32::from(n),
+            })
+            .sum();
+        assert_eq!(boxes, p.untaken_boxes().count_ones(), "components cover every untaken box\n{p}");
+        let mut memo = HashMap::new();
+        assert_eq!(loony_value(&parts), oracle(&p, &mut memo), "{parts:?}\n{p}");
+        kinds.extend(parts.iter().map(|c| matches!(c, Component::Loop(_))));
+    }
+    assert_eq!(kinds.len(), 2, "both chains and loops were tested");
+}
+
+/// Wherever a box can be taken, the few moves `capture` keeps include an optimal one.
+#[test]
+fn capture_candidates_include_an_optimal_move() {
+    let mut seen = [0; 3];
+    // Random positions, and chains and loops just opened by a random edge.
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut moves = Vec::new();
+    let opened = chain_positions(16, 200, 9).into_iter().map(|mut p| {
+        p.legal_moves(&mut moves);
+        p.play(moves[rng.usize(..moves.len())]);
+        p
+    });
+    let random = [10, 14].into_iter().flat_map(|undrawn| positions(undrawn, 400, 200 + u64::from(undrawn)));
+    for p in random.chain(opened) {
+        let Some(capture) = p.capture() else { continue };
+        let mut memo = HashMap::new();
+        let best = oracle(&p, &mut memo);
+        let kept = capture.moves().iter().map(|&e| move_value(&p, e, &mut memo)).max();
+        assert_eq!(kept, Some(best), "{capture:?}\n{p}");
+        seen[match capture {
+            Capture::Forced(_) => 0,
+            Capture::TakeOrDecline(..) => 1,
+            Capture::Several(_) => 2,
+        }] += 1;
+    }
+    assert!(seen.iter().all(|&n| n >= 10), "each kind of capture tested often: {seen:?}");
 }

@@ -16,7 +16,7 @@ use std::fmt;
 pub type Edge = u8;
 pub const EDGES: usize = 60;
 pub const BOXES: usize = 25;
-const H_EDGES: u8 = 30;
+pub(super) const H_EDGES: u8 = 30;
 
 /// The (H, V) edge masks of each box.
 const fn box_masks() -> [(u32, u32); BOXES] {
@@ -29,7 +29,7 @@ const fn box_masks() -> [(u32, u32); BOXES] {
     }
     t
 }
-const BOX_MASKS: [(u32, u32); BOXES] = box_masks();
+pub(super) const BOX_MASKS: [(u32, u32); BOXES] = box_masks();
 
 /// The boxes (at most two) each edge borders, as a 25-bit mask.
 const fn edge_boxes() -> [u32; EDGES] {
@@ -49,10 +49,11 @@ const fn edge_boxes() -> [u32; EDGES] {
     }
     t
 }
-const EDGE_BOXES: [u32; EDGES] = edge_boxes();
+pub(super) const EDGE_BOXES: [u32; EDGES] = edge_boxes();
 const _: () = assert!(EDGE_BOXES[0].count_ones() == 1 && EDGE_BOXES[5].count_ones() == 2);
 
 const FULL_EDGES: u32 = (1 << 30) - 1;
+const ALL_BOXES: u32 = (1 << BOXES) - 1;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
@@ -80,6 +81,10 @@ impl Position {
         } else {
             self.v >> (e - H_EDGES) & 1 != 0
         }
+    }
+    /// The boxes nobody has taken yet, one bit per box.
+    pub fn untaken_boxes(&self) -> u32 {
+        ALL_BOXES & !(self.boxes[0] | self.boxes[1])
     }
     pub fn score(&self, player: Player) -> u32 {
         self.boxes[player.index()].count_ones()

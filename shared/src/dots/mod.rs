@@ -1,6 +1,8 @@
 //! Dots-and-Boxes as Botzone's "Pencil" (点格棋): 6x6 dots, 5x5 boxes, 60 edges.
 
 mod board;
+mod chains;
 mod io;
 
 pub use board::{Edge, Position, BOXES, EDGES};
+pub use chains::{loony_value, Capture, Component};

@@ -6,6 +6,7 @@
 
 use botzone_games::botzone::BotzoneGame;
 use botzone_games::engines::ataxx::AtaxxEval;
+use botzone_games::engines::dots::solver::Solver;
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::Game;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
@@ -45,10 +46,10 @@ fn signature<G: BotzoneGame>(iterations: u64) -> (String, f64) {
     (format!("{nodes} best={}", G::json_move(Some(result.best))), iterations as f64 / start.elapsed().as_secs_f64())
 }
 
-/// Time for the exact alpha-beta (the Dots engines' endgame) to solve positions with
-/// `undrawn` edges left, reached by seeded random play that avoids handing boxes over.
-fn dots_solve_time(undrawn: u32, cap: Duration) -> String {
-    let mut rng = fastrand::Rng::with_seed(u64::from(undrawn));
+/// A Pencil position with `undrawn` edges left, reached by seeded random play that takes
+/// boxes and avoids handing them over.
+fn dots_position(undrawn: u32, seed: u64) -> dots::Position {
+    let mut rng = fastrand::Rng::with_seed(seed);
     let mut g = dots::Position::start();
     let mut moves = Vec::new();
     while 60 - g.drawn_count() > undrawn {
@@ -58,6 +59,32 @@ fn dots_solve_time(undrawn: u32, cap: Duration) -> String {
         let pool = if safe.is_empty() { &moves } else { &safe };
         g.play(pool[rng.usize(..pool.len())]);
     }
+    g
+}
+
+/// Time for the chain-theory solver (`best`'s endgame) to find the exact value of five
+/// positions with `undrawn` edges left.
+fn dots_solver_time(undrawn: u32, cap: Duration) -> String {
+    let mut times = Vec::new();
+    for seed in 0..5 {
+        let g = dots_position(undrawn, u64::from(undrawn) * 100 + seed);
+        let mut solver = Solver::new(20);
+        let start = Instant::now();
+        let budget = Budget { deadline: Deadline::new(start, cap), max_iterations: None };
+        if solver.value(&g, &budget).is_none() {
+            return format!("{undrawn} undrawn: position {seed} not solved within {:.0} s", cap.as_secs_f64());
+        }
+        times.push(start.elapsed().as_secs_f64());
+    }
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let max = times.iter().copied().fold(0.0, f64::max);
+    format!("{undrawn} undrawn: 5 positions solved, mean {mean:.3} s, slowest {max:.3} s")
+}
+
+/// Time for the generic alpha-beta (seed 004's endgame) to solve one such position.
+fn dots_alphabeta_time(undrawn: u32, cap: Duration) -> String {
+    let g = dots_position(undrawn, u64::from(undrawn) * 100);
+    let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let config = AlphaBetaConfig { rfp_margin: None, late_move_reductions: false, ..Default::default() };
     let mut ab = AlphaBeta::new(config, BoxDifference);
@@ -111,9 +138,13 @@ fn main() {
     println!("  ataxx {:>10.0}", playouts_per_second::<ataxx::Position>(1.0));
     println!("  nogo  {:>10.0}", playouts_per_second::<nogo::Position>(1.0));
     println!("  dots  {:>10.0}", playouts_per_second::<dots::Position>(1.0));
-    println!("dots exact endgame (alpha-beta with transposition table):");
-    for undrawn in [16, 20, 25, 30, 35] {
-        println!("  {}", dots_solve_time(undrawn, Duration::from_secs(5)));
+    println!("dots exact value, chain-theory solver (engine best):");
+    for undrawn in [20, 25, 30, 35, 40] {
+        println!("  {}", dots_solver_time(undrawn, Duration::from_secs(10)));
+    }
+    println!("dots exact value, generic alpha-beta with transposition table (engine seed):");
+    for undrawn in [20, 25, 30] {
+        println!("  {}", dots_alphabeta_time(undrawn, Duration::from_secs(5)));
     }
     println!("uct bench signature (20000 iterations from the start, seed 12345):");
     for (name, (sig, speed)) in [

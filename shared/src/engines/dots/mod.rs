@@ -1,13 +1,18 @@
-//! Dots-and-Boxes (Pencil) engines: `seed` (seed 004's three-stage UCT with an
-//! alpha-beta endgame) and the generic `uct` and `random`.
+//! Dots-and-Boxes (Pencil) engines: `best` (MCTS whose playouts end in exact chain
+//! values, then the exact solver), `seed` (seed 004's three-stage UCT with an alpha-beta
+//! endgame) and the generic `uct` and `random`.
+
+pub mod solver;
 
 use crate::bot::{generic_engines, EngineSpec};
-use crate::dots::{Edge, Position};
+use crate::dots::{loony_value, Capture, Edge, Position};
 use crate::game::{mix64, Game, Outcome, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
 use crate::search::memory::Features;
-use crate::search::{Budget, Engine, SearchResult};
+use crate::search::{Budget, Deadline, Engine, SearchResult};
+use solver::Solver;
+use std::time::Instant;
 
 /// Box difference for the side to move: the boxes taken so far (the rest is search).
 pub struct BoxDifference;
@@ -89,21 +94,20 @@ impl Policy<Position> for Seed004 {
     }
 }
 
-/// The strong engine's knowledge and playouts: take a box when one is offered, otherwise
-/// draw an edge that hands nothing over, and only when none is left the edge that gives
-/// away the fewest boxes (the classic Dots-and-Boxes playout).
+/// The strong engine's knowledge and playouts: a box that can be taken is taken; otherwise
+/// a random edge that hands nothing over; once none is left, the position's exact value
+/// if it is made of independent chains and loops, else the edge that gives away the
+/// fewest boxes (and so on).
 #[derive(Debug, Clone, Copy)]
 pub struct SafeEdges;
 
-/// Picks the playout move: a capture, else a safe edge, else the least damaging one.
-fn safe_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Edge {
+/// A random safe edge, or else a random one among those that hand over the fewest boxes;
+/// `None` when the rest of the game is valued exactly by chain theory.
+fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Option<Edge> {
     let mut safe = Vec::with_capacity(moves.len());
     let mut least = Vec::new();
     let mut least_given = i32::MAX;
     for &e in moves {
-        if p.boxes_completed_by(e) > 0 {
-            return e;
-        }
         let given = p.sides_after_hint(e);
         if given == 0 {
             safe.push(e);
@@ -117,8 +121,11 @@ fn safe_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> E
             }
         }
     }
+    if safe.is_empty() && p.simple_components().is_some() {
+        return None;
+    }
     let pool = if safe.is_empty() { &least } else { &safe };
-    pool[rng.usize(..pool.len())]
+    Some(pool[rng.usize(..pool.len())])
 }
 
 impl Policy<Position> for SafeEdges {
@@ -134,14 +141,80 @@ impl Policy<Position> for SafeEdges {
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
         let mut moves = Vec::with_capacity(60);
         loop {
-            state.legal_moves(&mut moves);
-            if moves.is_empty() {
-                return state.outcome().expect("all edges drawn").reward(Player::First);
-            }
-            let e = safe_playout_move(state, &moves, rng);
+            let e = match state.capture() {
+                Some(capture) => capture.take(),
+                None => {
+                    state.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        return state.outcome().expect("all edges drawn").reward(Player::First);
+                    }
+                    match quiet_playout_move(state, &moves, rng) {
+                        Some(e) => e,
+                        None => return exact_reward(state),
+                    }
+                }
+            };
             played.push((state.to_move(), e));
             state.play(e);
         }
+    }
+}
+
+/// The first player's reward in a position of chains and loops only, from chain theory.
+fn exact_reward(p: &Position) -> f64 {
+    let parts = p.simple_components().expect("chains and loops only");
+    let final_margin = margin(p, p.to_move()) + loony_value(&parts);
+    let winner = if final_margin > 0 { p.to_move() } else { p.to_move().other() };
+    Outcome::Win(winner).reward(Player::First)
+}
+
+/// The strong engine: MCTS with [`SafeEdges`], and the exact [`Solver`] from
+/// `solve_from` undrawn edges on (given `solver_share` of the time while more than 25
+/// edges remain, all of it after). A box whose taking is forced is taken at once.
+pub struct Best {
+    mcts: Mcts<Position, SafeEdges>,
+    solver: Solver,
+    solve_from: u32,
+    solver_share: f64,
+}
+
+impl Best {
+    /// The solver's part of `budget`: a share of the time left, and a node cap in
+    /// proportion to a fixed iteration count (so that `--nodes` stays deterministic).
+    fn solver_budget(&self, budget: &Budget, undrawn: u32) -> Budget {
+        let share = if undrawn <= 25 { 1.0 } else { self.solver_share };
+        let deadline = match budget.deadline.remaining() {
+            Some(left) => Deadline::new(Instant::now(), left.mul_f64(share)),
+            None => Deadline::never(),
+        };
+        Budget { deadline, max_iterations: budget.max_iterations.map(|n| (n as f64 * 200.0 * share) as u64) }
+    }
+}
+
+impl Engine<Position> for Best {
+    fn search(&mut self, game: &Position, root_moves: &[Edge], budget: &Budget) -> SearchResult<Edge> {
+        if let Some(Capture::Forced(e)) = game.capture() {
+            return SearchResult { best: e, summary: "forced capture".into(), root_stats: Vec::new() };
+        }
+        let undrawn = 60 - game.drawn_count();
+        if undrawn <= self.solve_from {
+            let sub = self.solver_budget(budget, undrawn);
+            if let Some(solved) = self.solver.solve(game, root_moves, &sub) {
+                let verdict = if solved.winning { "win" } else { "loss" };
+                let summary = format!(
+                    "solver: {verdict}, value {}, {} nodes, {} ms",
+                    solved.value,
+                    self.solver.nodes(),
+                    budget.deadline.elapsed().as_millis()
+                );
+                return SearchResult { best: solved.best, summary, root_stats: Vec::new() };
+            }
+        }
+        self.mcts.search(game, root_moves, budget)
+    }
+
+    fn set_history(&mut self, moves: &[Edge]) {
+        self.mcts.set_history(moves);
     }
 }
 
@@ -181,15 +254,10 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
         EngineSpec {
             name: "best",
-            about: "MCTS with solver, capture/safe-edge knowledge and playouts; alpha-beta once 30 edges remain",
+            about: "MCTS with solver and safe-edge playouts ending in exact chain values; the exact chain-theory solver from 40 edges left",
             make: |seed| {
                 let config = MctsConfig { name: "best", exploration: 0.7, solver: true, bias_decays: true, reuse_tree: true, ..MctsConfig::UCT };
-                let endgame = AlphaBetaConfig { name: "best-ab", rfp_margin: None, late_move_reductions: false, ..Default::default() };
-                Box::new(ThreeStage {
-                    mcts: Mcts::new(config, SafeEdges, seed),
-                    endgame: AlphaBeta::new(endgame, BoxDifference),
-                    endgame_edges: 30,
-                })
+                Box::new(Best { mcts: Mcts::new(config, SafeEdges, seed), solver: Solver::new(20), solve_from: 40, solver_share: 0.5 })
             },
         },
         EngineSpec {

@@ -1,0 +1,205 @@
+//! Chain analysis: the structure Dots-and-Boxes theory reasons about (Berlekamp, "The
+//! Dots-and-Boxes Game"). An untaken box's *degree* is its number of undrawn sides; a box
+//! of degree 1 can be taken; an edge that leaves no box of degree 1 behind is *safe*.
+//! Once every untaken box has degree 2 the boxes form independent chains (ending on the
+//! board's border at both ends) and loops, and the game's value follows from their
+//! lengths alone ([`loony_value`]).
+
+use super::board::{BOX_MASKS, EDGE_BOXES, H_EDGES};
+use super::{Edge, Position};
+use std::collections::HashMap;
+
+/// A part of a position in which every box has degree 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Component {
+    /// `n` boxes in a row, both ends on the border.
+    Chain(u8),
+    /// `n` boxes in a cycle.
+    Loop(u8),
+}
+
+/// What to consider when a box can be taken. Every other move does no better (see
+/// [`Position::capture`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capture {
+    /// Taking the box with this edge changes no other box's degree to 1.
+    Forced(Edge),
+    /// The only box that can be taken is one end of a chain that goes on: take it (the
+    /// first edge), or decline with the double-dealing edge (the second), the far side of
+    /// the next box.
+    TakeOrDecline(Edge, Edge),
+    /// Several chain ends can be taken: each taking edge, plus a double-dealing edge
+    /// shared by all of them (the middle of an opened 4-loop or 4-chain) or one that
+    /// takes a box itself. One bit per edge.
+    Several(u64),
+}
+
+impl Capture {
+    /// A taking edge (playouts always take).
+    pub fn take(self) -> Edge {
+        match self {
+            Capture::Forced(e) | Capture::TakeOrDecline(e, _) => e,
+            Capture::Several(mask) => mask.trailing_zeros() as Edge,
+        }
+    }
+
+    /// The edges to try.
+    pub fn moves(self) -> Vec<Edge> {
+        match self {
+            Capture::Forced(e) => vec![e],
+            Capture::TakeOrDecline(take, decline) => vec![take, decline],
+            Capture::Several(mask) => (0..64).filter(|e| mask >> e & 1 != 0).collect(),
+        }
+    }
+}
+
+impl Position {
+    /// The undrawn sides of box `b`.
+    pub fn free_sides(&self, b: usize) -> impl Iterator<Item = Edge> {
+        let (h, v) = self.edge_words();
+        let (mh, mv) = BOX_MASKS[b];
+        bits(mh & !h).map(|e| e as Edge).chain(bits(mv & !v).map(|e| e as Edge + H_EDGES))
+    }
+
+    /// The box on the other side of `e` from box `b`, or `None` at the border.
+    pub fn across(b: usize, e: Edge) -> Option<usize> {
+        let other = EDGE_BOXES[e as usize] & !(1 << b);
+        (other != 0).then(|| other.trailing_zeros() as usize)
+    }
+
+    /// The undrawn side of `b` other than `e` (for a box of degree 2).
+    fn other_free_side(&self, b: usize, e: Edge) -> Edge {
+        self.free_sides(b).find(|&s| s != e).expect("a box of degree 2")
+    }
+
+    /// The captures to consider, if some box can be taken. Let box B be taken by edge
+    /// `e`. Any move `m` that takes nothing and touches no box whose degree `e` changes is
+    /// worse than taking first: after "take, then `m`" the opponent faces the position
+    /// they face after "`m`, opponent takes", with a box less. So a capture that changes
+    /// no other box to degree 1 is forced; when the box ends a chain that goes on, only
+    /// the double-dealing edge (the far side of the next box) also touches a changed
+    /// box; with several chain ends, each one's double-dealing edge is beaten by taking
+    /// at another end unless it also touches that end's next box.
+    pub fn capture(&self) -> Option<Capture> {
+        let mut ends: Vec<(Edge, Edge)> = Vec::new();
+        for b in bits(self.untaken_boxes()) {
+            if self.box_sides(b) != 3 {
+                continue;
+            }
+            let e = self.free_sides(b).next().expect("degree 1");
+            match Self::across(b, e) {
+                Some(next) if self.box_sides(next) == 2 => ends.push((e, self.other_free_side(next, e))),
+                _ => return Some(Capture::Forced(e)),
+            }
+        }
+        match ends[..] {
+            [] => None,
+            [(take, decline)] => Some(Capture::TakeOrDecline(take, decline)),
+            _ => {
+                let mut mask = 0u64;
+                for &(take, decline) in &ends {
+                    mask |= 1 << take;
+                    if self.boxes_completed_by(decline) > 0 || ends.iter().all(|&(_, d)| d == decline) {
+                        mask |= 1 << decline;
+                    }
+                }
+                Some(Capture::Several(mask))
+            }
+        }
+    }
+
+    /// The chains and loops of the position when every untaken box has degree 2 (then no
+    /// move is safe and none takes a box); `None` otherwise.
+    pub fn simple_components(&self) -> Option<Vec<Component>> {
+        let untaken = self.untaken_boxes();
+        if bits(untaken).any(|b| self.box_sides(b) != 2) {
+            return None;
+        }
+        let mut seen = 0u32;
+        let mut parts = Vec::new();
+        // Chains: walk from a box with a side on the border to the border again.
+        for b in bits(untaken) {
+            if seen >> b & 1 != 0 {
+                continue;
+            }
+            let Some(border) = self.free_sides(b).find(|&e| Self::across(b, e).is_none()) else { continue };
+            let (mut cur, mut came_by, mut len) = (b, border, 0u8);
+            loop {
+                seen |= 1 << cur;
+                len += 1;
+                let out = self.other_free_side(cur, came_by);
+                match Self::across(cur, out) {
+                    Some(next) => (cur, came_by) = (next, out),
+                    None => break,
+                }
+            }
+            parts.push(Component::Chain(len));
+        }
+        // Loops: whatever is left, walked round back to its first box.
+        for b in bits(untaken) {
+            if seen >> b & 1 != 0 {
+                continue;
+            }
+            let (mut cur, mut came_by, mut len) = (b, self.free_sides(b).next().expect("degree 2"), 0u8);
+            loop {
+                seen |= 1 << cur;
+                len += 1;
+                let out = self.other_free_side(cur, came_by);
+                let next = Self::across(cur, out).expect("a loop never reaches the border");
+                if next == b {
+                    break;
+                }
+                (cur, came_by) = (next, out);
+            }
+            parts.push(Component::Loop(len));
+        }
+        Some(parts)
+    }
+}
+
+fn bits(mut word: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let b = word.trailing_zeros() as usize;
+            word &= word - 1;
+            b
+        })
+    })
+}
+
+/// The value, for the side to move, of a position made only of `parts`: the boxes it
+/// will still take minus the opponent's, with best play. The side to move must open a
+/// component; the other side then takes it all and moves next, or keeps control by
+/// taking all but 2 boxes of a chain (all but 4 of a loop) and handing those back.
+/// Opening a 2-chain in its middle denies that choice, so short chains are simply lost.
+pub fn loony_value(parts: &[Component]) -> i32 {
+    let mut sorted = parts.to_vec();
+    sorted.sort_unstable();
+    loony_value_sorted(&sorted, &mut HashMap::new())
+}
+
+fn loony_value_sorted(parts: &[Component], memo: &mut HashMap<Vec<Component>, i32>) -> i32 {
+    if parts.is_empty() {
+        return 0;
+    }
+    if let Some(&v) = memo.get(parts) {
+        return v;
+    }
+    let mut best = i32::MIN;
+    for i in 0..parts.len() {
+        if i > 0 && parts[i] == parts[i - 1] {
+            continue;
+        }
+        let mut rest = parts.to_vec();
+        rest.remove(i);
+        let r = loony_value_sorted(&rest, memo);
+        let value = match parts[i] {
+            Component::Chain(n) if n <= 2 => -i32::from(n) - r,
+            Component::Chain(n) => (-i32::from(n) - r).min(4 - i32::from(n) + r),
+            Component::Loop(n) => (-i32::from(n) - r).min(8 - i32::from(n) + r),
+        };
+        best = best.max(value);
+    }
+    memo.insert(parts.to_vec(), best);
+    best
+}

@@ -1,0 +1,191 @@
+//! The exact Dots-and-Boxes solver: alpha-beta on the value "boxes the side to move still
+//! takes minus the other side's". That value depends on the drawn edges alone (not on
+//! the score so far nor on who is to move), so the transposition table is keyed on the
+//! two edge words. What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
+//! [`Position::simple_components`]): a box that can be taken leaves one or two moves
+//! worth trying, and a position of independent chains and loops is valued without search.
+
+use crate::dots::{loony_value, Capture, Edge, Position};
+use crate::game::Game;
+use crate::search::Budget;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// Edge words plus one (0 marks an empty slot).
+    key: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+/// The verdict of a root search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solved {
+    pub best: Edge,
+    /// Future boxes of the side to move minus the opponent's after `best`, exactly, or at
+    /// least `value` when `winning` and the search stopped at the first winning move.
+    pub value: i32,
+    pub winning: bool,
+}
+
+pub struct Solver {
+    table: Vec<Slot>,
+    nodes: u64,
+    stopped: bool,
+}
+
+const UNBOUNDED: i32 = 100;
+
+impl Solver {
+    /// A solver with `2^log2_slots` table slots (16 bytes each).
+    pub fn new(log2_slots: u32) -> Solver {
+        Solver { table: vec![Slot::default(); 1 << log2_slots], nodes: 0, stopped: false }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn key(p: &Position) -> u64 {
+        let (h, v) = p.edge_words();
+        (u64::from(h) | u64::from(v) << 30) + 1
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (crate::game::mix64(key) as usize) & (self.table.len() - 1)
+    }
+
+    /// The value of drawing `e` for the side that draws it, searched in `(alpha, beta)`.
+    fn move_value(&mut self, p: &Position, e: Edge, alpha: i32, beta: i32, budget: &Budget) -> i32 {
+        let taken = p.boxes_completed_by(e) as i32;
+        let mut child = *p;
+        child.play(e);
+        if taken > 0 {
+            taken + self.search(&child, alpha - taken, beta - taken, budget)
+        } else {
+            -self.search(&child, -beta, -alpha, budget)
+        }
+    }
+
+    /// The position's value if it lies in `(alpha, beta)`; otherwise a bound on the side
+    /// of the window it fell (fail-soft). Meaningless once `stopped`.
+    fn search(&mut self, p: &Position, mut alpha: i32, mut beta: i32, budget: &Budget) -> i32 {
+        let left = p.untaken_boxes().count_ones() as i32;
+        if left == 0 {
+            return 0;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && budget.exhausted_nodes(self.nodes) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let mut moves = match p.capture() {
+            Some(Capture::Forced(e)) => return self.move_value(p, e, alpha, beta, budget),
+            Some(capture) => capture.moves(),
+            None => {
+                if let Some(parts) = p.simple_components() {
+                    return loony_value(&parts);
+                }
+                Vec::new()
+            }
+        };
+        let key = Self::key(p);
+        let index = self.slot(key);
+        let slot = self.table[index];
+        let mut hint = None;
+        if slot.key == key {
+            let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            hint = Some(slot.best);
+        }
+        if moves.is_empty() {
+            p.legal_moves(&mut moves);
+            // Safe edges first, then the ones that hand over the fewest boxes.
+            moves.sort_by_key(|&e| p.sides_after_hint(e));
+        }
+        if let Some(h) = hint {
+            if let Some(i) = moves.iter().position(|&e| e == h) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        let alpha0 = alpha;
+        let (mut best, mut best_move) = (-UNBOUNDED, moves[0]);
+        for &e in &moves {
+            let v = self.move_value(p, e, alpha, beta, budget);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                (best, best_move) = (v, e);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let (lower, upper) = if best <= alpha0 {
+            (-UNBOUNDED, best)
+        } else if best >= beta {
+            (best, UNBOUNDED)
+        } else {
+            (best, best)
+        };
+        self.table[index] = Slot { key, lower: lower as i8, upper: upper as i8, best: best_move };
+        best
+    }
+
+    /// The position's exact value, or `None` if the budget ran out first.
+    pub fn value(&mut self, p: &Position, budget: &Budget) -> Option<i32> {
+        self.stopped = false;
+        let v = self.search(p, -UNBOUNDED, UNBOUNDED, budget);
+        (!self.stopped).then_some(v)
+    }
+
+    /// Solves the root: the first move found that wins the game (the score so far
+    /// included), or, when every move loses, the one that loses by the least. `None` if
+    /// the budget ran out first.
+    pub fn solve(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
+        self.stopped = false;
+        let me = p.to_move();
+        let margin = p.score(me) as i32 - p.score(me.other()) as i32;
+        // 25 boxes leave no draw: a final margin of at least 1 wins.
+        let need = 1 - margin;
+        let mut moves = p.capture().map_or_else(|| root_moves.to_vec(), Capture::moves);
+        moves.retain(|e| root_moves.contains(e));
+        if moves.is_empty() {
+            moves = root_moves.to_vec();
+        }
+        moves.sort_by_key(|&e| p.sides_after_hint(e));
+        for &e in &moves {
+            let v = self.move_value(p, e, need - 1, need, budget);
+            if self.stopped {
+                return None;
+            }
+            if v >= need {
+                return Some(Solved { best: e, value: v, winning: true });
+            }
+        }
+        // Every move loses: keep the loss as small as possible.
+        let mut best: Option<Solved> = None;
+        for &e in &moves {
+            let floor = best.map_or(-UNBOUNDED, |b| b.value);
+            let v = self.move_value(p, e, floor, need, budget);
+            if self.stopped {
+                return None;
+            }
+            if best.is_none_or(|b| v > b.value) {
+                best = Some(Solved { best: e, value: v, winning: false });
+            }
+        }
+        best
+    }
+}
