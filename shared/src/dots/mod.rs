@@ -3,6 +3,7 @@
 mod board;
 mod chains;
 mod io;
+pub mod symmetry;
 
 pub use board::{Edge, Position, BOXES, EDGES};
 pub use chains::{loony_value, Capture, Component};

@@ -1,11 +1,12 @@
 //! The exact Dots-and-Boxes solver: alpha-beta on the value "boxes the side to move still
 //! takes minus the other side's". That value depends on the drawn edges alone (not on
 //! the score so far nor on who is to move), so the transposition table is keyed on the
-//! two edge words. What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
+//! two edge words, in their canonical form under the board's 8 symmetries (which saves
+//! little from mid-game positions: 0.4% of the nodes in `make bench`). What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
 //! [`Position::simple_components`]): a box that can be taken leaves one or two moves
 //! worth trying, and a position of independent chains and loops is valued without search.
 
-use crate::dots::{loony_value, Capture, Edge, Position};
+use crate::dots::{loony_value, symmetry, Capture, Edge, Position};
 use crate::game::Game;
 use crate::search::Budget;
 
@@ -46,9 +47,12 @@ impl Solver {
         self.nodes
     }
 
-    fn key(p: &Position) -> u64 {
+    /// The table key (the canonical edge word plus one) and the symmetry that maps the
+    /// position onto its canonical form.
+    fn key(p: &Position) -> (u64, usize) {
         let (h, v) = p.edge_words();
-        (u64::from(h) | u64::from(v) << 30) + 1
+        let (canon, s) = symmetry::canonical(u64::from(h) | u64::from(v) << 30);
+        (canon + 1, s)
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -91,7 +95,7 @@ impl Solver {
                 Vec::new()
             }
         };
-        let key = Self::key(p);
+        let (key, sym) = Self::key(p);
         let index = self.slot(key);
         let slot = self.table[index];
         let mut hint = None;
@@ -105,7 +109,7 @@ impl Solver {
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
-            hint = Some(slot.best);
+            hint = Some(symmetry::IMAGE[symmetry::inverse(sym)][usize::from(slot.best)]);
         }
         if moves.is_empty() {
             p.legal_moves(&mut moves);
@@ -139,7 +143,8 @@ impl Solver {
         } else {
             (best, best)
         };
-        self.table[index] = Slot { key, lower: lower as i8, upper: upper as i8, best: best_move };
+        let stored_move = symmetry::IMAGE[sym][usize::from(best_move)];
+        self.table[index] = Slot { key, lower: lower as i8, upper: upper as i8, best: stored_move };
         best
     }
 
