@@ -5,8 +5,9 @@
 use crate::bot::{generic_engines, EngineSpec};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
-use crate::nogo::{Bitboard, Point, Position};
-use crate::search::mcts::{random_playout, Knowledge, Mcts, MctsConfig, Policy};
+use crate::nogo::groups::{both_sides_first_playout, uniform_playout};
+use crate::nogo::{GroupBoard, Point, Position};
+use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features};
 
 /// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
@@ -37,38 +38,12 @@ impl Policy<Position> for Seed002 {
     }
 
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
+        let mut board = GroupBoard::new(state);
         if self.smart_playouts {
-            both_sides_first_playout(state, rng, played)
+            both_sides_first_playout(&mut board, rng, played)
         } else {
-            random_playout(state, rng, played)
+            uniform_playout(&mut board, rng, played)
         }
-    }
-}
-
-/// Picks a random point of a non-empty set.
-fn random_point(set: Bitboard, rng: &mut fastrand::Rng) -> Point {
-    let n = set.count() as usize;
-    set.iter().nth(rng.usize(..n)).expect("index below the count")
-}
-
-/// A playout that plays where both sides may play while such points exist, and only then
-/// into points only the mover may use (its own eyes: filling them early wastes them).
-pub fn both_sides_first_playout(
-    state: &mut Position,
-    rng: &mut fastrand::Rng,
-    played: &mut Vec<(Player, Point)>,
-) -> f64 {
-    loop {
-        let me = state.to_move();
-        let legal = state.legal_for_both();
-        let mine = legal[me.index()];
-        if mine.is_empty() {
-            return if me == Player::First { 0.0 } else { 1.0 };
-        }
-        let shared = mine.and(legal[me.other().index()]);
-        let p = random_point(if shared.is_empty() { mine } else { shared }, rng);
-        played.push((me, p));
-        state.place_unchecked(p);
     }
 }
 

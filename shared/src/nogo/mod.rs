@@ -4,7 +4,9 @@
 mod bitboard;
 mod board;
 pub mod eval;
+pub mod groups;
 mod io;
 
 pub use bitboard::{Bitboard, Point};
 pub use board::{Position, CENTRE};
+pub use groups::GroupBoard;

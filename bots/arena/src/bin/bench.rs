@@ -8,7 +8,7 @@ use botzone_games::botzone::BotzoneGame;
 use botzone_games::engines::ataxx::AtaxxEval;
 use botzone_games::engines::dots::solver::Solver;
 use botzone_games::engines::dots::BoxDifference;
-use botzone_games::game::Game;
+use botzone_games::game::{Game, Player};
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
 use botzone_games::search::mcts;
 use botzone_games::search::{Budget, Deadline, Engine};
@@ -29,6 +29,24 @@ fn playouts_per_second<G: BotzoneGame>(seconds: f64) -> f64 {
             }
             g.play(moves[rng.usize(..moves.len())]);
         }
+        n += 1;
+    }
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Playouts per second from the empty NoGo board with one of the group-board playouts.
+fn nogo_playouts_per_second(
+    playout: fn(&mut nogo::GroupBoard, &mut fastrand::Rng, &mut Vec<(Player, nogo::Point)>) -> f64,
+    seconds: f64,
+) -> f64 {
+    let mut rng = fastrand::Rng::with_seed(1);
+    let start = Instant::now();
+    let empty = nogo::GroupBoard::new(&nogo::Position::start());
+    let mut played = Vec::with_capacity(81);
+    let mut n = 0u64;
+    while start.elapsed().as_secs_f64() < seconds {
+        played.clear();
+        playout(&mut empty.clone(), &mut rng, &mut played);
         n += 1;
     }
     n as f64 / start.elapsed().as_secs_f64()
@@ -139,6 +157,9 @@ fn main() {
     println!("  ataxx {:>10.0}", playouts_per_second::<ataxx::Position>(1.0));
     println!("  nogo  {:>10.0}", playouts_per_second::<nogo::Position>(1.0));
     println!("  dots  {:>10.0}", playouts_per_second::<dots::Position>(1.0));
+    println!("nogo playouts per second on the group board (one core):");
+    println!("  uniformly random {:>10.0}", nogo_playouts_per_second(nogo::groups::uniform_playout, 1.0));
+    println!("  mcts policy      {:>10.0}", nogo_playouts_per_second(nogo::groups::both_sides_first_playout, 1.0));
     println!("dots exact value, chain-theory solver (engine best):");
     for undrawn in [20, 25, 30, 35, 40] {
         println!("  {}", dots_solver_time(undrawn, Duration::from_secs(10)));

@@ -1,0 +1,246 @@
+//! A NoGo board that keeps its groups and their liberties up to date move by move, for
+//! playouts. NoGo never captures, so groups only grow and merge, and a stone changes the
+//! liberties of its neighbouring groups only: a move costs a few bitboard operations
+//! instead of the flood fills [`Position::legal_for_both`] does from scratch.
+
+use super::bitboard::{Bitboard, Point};
+use super::Position;
+use crate::game::{Game, Player};
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Group {
+    stones: Bitboard,
+    liberties: Bitboard,
+    colour: u8,
+}
+
+#[derive(Debug, Clone)]
+pub struct GroupBoard {
+    stones: [Bitboard; 2],
+    to_move: Player,
+    /// The group id of each stone (meaningless on empty points).
+    group_of: [u8; 81],
+    /// Groups by id (the id of a group merged into another is no longer used).
+    groups: [Group; 81],
+    next_id: u8,
+    /// The ids of the groups with a single liberty.
+    in_atari: u128,
+    /// Per colour, the stones of its groups with two or more liberties.
+    safe: [Bitboard; 2],
+}
+
+impl GroupBoard {
+    pub fn new(p: &Position) -> GroupBoard {
+        let mut board = GroupBoard {
+            stones: [p.stones(Player::First), p.stones(Player::Second)],
+            to_move: p.to_move(),
+            group_of: [0; 81],
+            groups: [Group::default(); 81],
+            next_id: 0,
+            in_atari: 0,
+            safe: [Bitboard::EMPTY; 2],
+        };
+        let empty = p.empty();
+        for colour in 0..2 {
+            let mut rest = board.stones[colour];
+            while !rest.is_empty() {
+                let stones = Bitboard::flood(Bitboard::from_point(rest.first()), board.stones[colour]);
+                rest = rest.minus(stones);
+                let liberties = stones.neighbours().and(empty);
+                board.add_group(Group { stones, liberties, colour: colour as u8 });
+            }
+        }
+        board
+    }
+
+    fn add_group(&mut self, group: Group) {
+        let id = self.next_id;
+        self.next_id += 1;
+        for p in group.stones.iter() {
+            self.group_of[usize::from(p)] = id;
+        }
+        self.groups[usize::from(id)] = group;
+        self.classify(id);
+    }
+
+    /// Files group `id` under safe or in atari after its liberties changed.
+    fn classify(&mut self, id: u8) {
+        let g = self.groups[usize::from(id)];
+        let c = usize::from(g.colour);
+        if g.liberties.count() >= 2 {
+            self.safe[c] = self.safe[c].or(g.stones);
+            self.in_atari &= !(1 << id);
+        } else {
+            self.safe[c] = self.safe[c].minus(g.stones);
+            self.in_atari |= 1 << id;
+        }
+    }
+
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    pub fn empty(&self) -> Bitboard {
+        self.stones[0].or(self.stones[1]).not()
+    }
+
+    /// The points each side may play, by the rule of [`Position::legal_for_both`].
+    pub fn legal_for_both(&self) -> [Bitboard; 2] {
+        let empty = self.empty();
+        let mut single = [Bitboard::EMPTY; 2];
+        let mut atari = self.in_atari;
+        while atari != 0 {
+            let g = &self.groups[atari.trailing_zeros() as usize];
+            atari &= atari - 1;
+            let c = usize::from(g.colour);
+            single[c] = single[c].or(g.liberties);
+        }
+        let open = empty.and(empty.neighbours());
+        let legal = |me: usize| empty.and(open.or(self.safe[me].neighbours())).minus(single[1 - me]);
+        [legal(0), legal(1)]
+    }
+
+    /// Places a stone of the side to move on `p`, which must be legal.
+    pub fn play(&mut self, p: Point) {
+        let me = self.to_move.index();
+        let stone = Bitboard::from_point(p);
+        let around = stone.neighbours();
+        let empty = self.empty();
+        // The new stone joins the largest neighbouring group of its colour (so that the
+        // fewest stones change id); the other neighbouring groups of its colour merge in.
+        let (mut own, mut owns) = ([0u8; 4], 0);
+        let mut occupied = around.minus(empty);
+        while !occupied.is_empty() {
+            let q = occupied.first();
+            occupied = occupied.minus(Bitboard::from_point(q));
+            let id = self.group_of[usize::from(q)];
+            let g = &mut self.groups[usize::from(id)];
+            if usize::from(g.colour) == me {
+                if !own[..owns].contains(&id) {
+                    own[owns] = id;
+                    owns += 1;
+                }
+            } else if g.liberties.contains(p) {
+                g.liberties = g.liberties.minus(stone);
+                self.classify(id);
+            }
+        }
+        self.stones[me] = self.stones[me].with(p);
+        let Some(&target) = own[..owns].iter().max_by_key(|&&id| self.groups[usize::from(id)].stones.count()) else {
+            self.add_group(Group { stones: stone, liberties: around.and(empty), colour: me as u8 });
+            self.to_move = self.to_move.other();
+            return;
+        };
+        let mut merged = self.groups[usize::from(target)];
+        merged.stones = merged.stones.with(p);
+        merged.liberties = merged.liberties.or(around.and(empty));
+        self.group_of[usize::from(p)] = target;
+        for &id in own[..owns].iter().filter(|&&id| id != target) {
+            let g = self.groups[usize::from(id)];
+            merged.stones = merged.stones.or(g.stones);
+            merged.liberties = merged.liberties.or(g.liberties);
+            for q in g.stones.iter() {
+                self.group_of[usize::from(q)] = target;
+            }
+            self.in_atari &= !(1 << id);
+        }
+        merged.liberties = merged.liberties.minus(stone);
+        self.groups[usize::from(target)] = merged;
+        self.classify(target);
+        self.to_move = self.to_move.other();
+    }
+}
+
+/// Picks the `k`-th point (lowest first) of a set with more than `k` points.
+pub fn nth_point(set: Bitboard, k: usize) -> Point {
+    let low = set.0 as u64;
+    let low_count = low.count_ones() as usize;
+    let (mut word, mut k, offset) = if k < low_count { (low, k, 0) } else { ((set.0 >> 64) as u64, k - low_count, 64) };
+    while k > 0 {
+        word &= word - 1;
+        k -= 1;
+    }
+    (word.trailing_zeros() + offset) as Point
+}
+
+/// A random point of a non-empty set.
+pub fn random_point(set: Bitboard, rng: &mut fastrand::Rng) -> Point {
+    nth_point(set, rng.usize(..set.count() as usize))
+}
+
+/// Uniformly random legal moves to the end; the first player's reward (1 or 0).
+pub fn uniform_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
+    playout(board, rng, played, |mine, _| mine)
+}
+
+/// Plays where both sides may play while such points exist, and only then into points
+/// only the mover may use (its own eyes: filling them early wastes them).
+pub fn both_sides_first_playout(
+    board: &mut GroupBoard,
+    rng: &mut fastrand::Rng,
+    played: &mut Vec<(Player, Point)>,
+) -> f64 {
+    playout(board, rng, played, |mine, theirs| {
+        let shared = mine.and(theirs);
+        if shared.is_empty() {
+            mine
+        } else {
+            shared
+        }
+    })
+}
+
+/// Plays random points of `choose(mover's legal points, opponent's)` until the side to
+/// move has no legal point and so loses.
+fn playout(
+    board: &mut GroupBoard,
+    rng: &mut fastrand::Rng,
+    played: &mut Vec<(Player, Point)>,
+    choose: impl Fn(Bitboard, Bitboard) -> Bitboard,
+) -> f64 {
+    loop {
+        let me = board.to_move();
+        let legal = board.legal_for_both();
+        let mine = legal[me.index()];
+        if mine.is_empty() {
+            return if me == Player::First { 0.0 } else { 1.0 };
+        }
+        let p = random_point(choose(mine, legal[me.other().index()]), rng);
+        played.push((me, p));
+        board.play(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_board_agrees_with_the_rules_along_random_games() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        let mut moves = Vec::new();
+        for game in 0..200 {
+            let mut p = Position::start();
+            let mut board = GroupBoard::new(&p);
+            loop {
+                assert_eq!(board.legal_for_both(), p.legal_for_both(), "game {game}\n{p}");
+                // Rebuilding from the position gives the same answer as updating.
+                assert_eq!(GroupBoard::new(&p).legal_for_both(), p.legal_for_both());
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.usize(..moves.len())];
+                p.play(m);
+                board.play(m);
+            }
+        }
+    }
+
+    #[test]
+    fn nth_point_counts_across_both_words() {
+        let set = Bitboard(1 << 3 | 1 << 63 | 1 << 64 | 1 << 80);
+        let picked: Vec<Point> = (0..4).map(|k| nth_point(set, k)).collect();
+        assert_eq!(picked, vec![3, 63, 64, 80]);
+    }
+}
