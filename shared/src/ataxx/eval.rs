@@ -5,42 +5,70 @@ use super::bitboard::{Bitboard, RING1};
 use super::board::{Board, Move};
 use crate::game::{mix64, Game, Player};
 
-/// Weights of the evaluation, in centi-pieces.
+/// The evaluation's terms, each as (side to move's count) - (opponent's), in pieces:
+pub const TERMS: usize = 4;
+/// - material: pieces on the board;
+pub const MATERIAL: usize = 0;
+/// - exposed: own pieces next to an empty square the opponent reaches (they can be
+///   flipped back);
+pub const EXPOSED: usize = 1;
+/// - exclusive empties: empty squares only this side reaches (Botzone credits them at a
+///   blocked end);
+pub const EXCLUSIVE_EMPTY: usize = 2;
+/// - threat: the side to move's best immediate gain (clone + flips; only the mover's).
+pub const THREAT: usize = 3;
+
+/// Weights of the terms in centi-pieces, at the start (`opening`) and with the board full
+/// (`ending`), blended by the number of empty squares (a tapered evaluation).
 #[derive(Debug, Clone, Copy)]
 pub struct Weights {
-    pub material: i32,
-    /// Per own piece next to an empty square the opponent reaches (it can be flipped back).
-    pub exposed: i32,
-    /// Per empty square only this side reaches (Botzone credits them at a blocked end).
-    pub exclusive_empty: i32,
-    /// The side to move's best immediate gain, in pieces (clone + flips).
-    pub threat: i32,
+    pub opening: [i32; TERMS],
+    pub ending: [i32; TERMS],
 }
 
 /// Hand-set weights: material first; the rest breaks ties.
-pub const WEIGHTS: Weights = Weights { material: 100, exposed: -6, exclusive_empty: 20, threat: 40 };
+pub const HAND_SET: Weights = Weights { opening: [100, -6, 20, 40], ending: [100, -6, 20, 40] };
+
+/// Weights fitted by `experiments texel` (logistic regression of self-play results on the
+/// terms; see shared/EXPERIMENTS.md).
+pub const WEIGHTS: Weights = HAND_SET;
 
 /// Material only: the baseline that measures what the other terms are worth.
-pub const MATERIAL_ONLY: Weights = Weights { material: 100, exposed: 0, exclusive_empty: 0, threat: 0 };
+pub const MATERIAL_ONLY: Weights = Weights { opening: [100, 0, 0, 0], ending: [100, 0, 0, 0] };
 
-/// Static value for the side to move.
-pub fn evaluate(b: &Board, w: &Weights) -> i32 {
+/// Empty squares at the start (49 less the 4 pieces).
+const START_EMPTIES: i32 = 45;
+
+/// The terms for the side to move, and the number of empty squares (the phase).
+pub fn terms(b: &Board) -> ([i32; TERMS], i32) {
     let me = b.to_move();
     let (own, opp) = (b.pieces(me), b.pieces(me.other()));
     let empty = b.empty();
     let own_reach = own.dilate().dilate().and(empty);
     let opp_reach = opp.dilate().dilate().and(empty);
-    let material = own.count() as i32 - opp.count() as i32;
     let exposed = |pieces: Bitboard, enemy_reach: Bitboard| {
         // Pieces adjacent to an empty square that the enemy can move to.
         pieces.and(enemy_reach.dilate()).count() as i32
     };
-    let exclusive = own_reach.and(opp_reach.not()).count() as i32 - opp_reach.and(own_reach.not()).count() as i32;
-    let threat = best_gain(own, opp, empty);
-    w.material * material
-        + w.exposed * (exposed(own, opp_reach) - exposed(opp, own_reach))
-        + w.exclusive_empty * exclusive
-        + w.threat * threat
+    let mut t = [0; TERMS];
+    t[MATERIAL] = own.count() as i32 - opp.count() as i32;
+    t[EXPOSED] = exposed(own, opp_reach) - exposed(opp, own_reach);
+    t[EXCLUSIVE_EMPTY] = own_reach.and(opp_reach.not()).count() as i32 - opp_reach.and(own_reach.not()).count() as i32;
+    t[THREAT] = best_gain(own, opp, empty);
+    (t, empty.count() as i32)
+}
+
+/// Blends the terms with `w` at a phase of `empties` empty squares.
+pub fn weigh(t: &[i32; TERMS], empties: i32, w: &Weights) -> i32 {
+    let open = empties.min(START_EMPTIES);
+    let dot = |weights: &[i32; TERMS]| t.iter().zip(weights).map(|(a, b)| a * b).sum::<i32>();
+    (dot(&w.opening) * open + dot(&w.ending) * (START_EMPTIES - open)) / START_EMPTIES
+}
+
+/// Static value for the side to move, in centi-pieces.
+pub fn evaluate(b: &Board, w: &Weights) -> i32 {
+    let (t, empties) = terms(b);
+    weigh(&t, empties, w)
 }
 
 /// The most pieces the side to move can gain with one move: flips, plus one for a clone.

@@ -5,7 +5,7 @@
 use crate::bot::{generic_engines, EngineSpec};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
-use crate::nogo::groups::{both_sides_first_playout, uniform_playout};
+use crate::nogo::groups::{decisive_playout, uniform_playout};
 use crate::nogo::{GroupBoard, Point, Position};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features};
@@ -16,8 +16,8 @@ use crate::search::memory::{signed_cells, Features};
 pub struct Seed002 {
     pub m: f32,
     pub weight: f32,
-    /// Playouts that prefer points both sides can play (the `mcts` engine) instead of
-    /// uniformly random ones (the paper).
+    /// Playouts that prefer points both sides can play and play decisive and
+    /// anti-decisive moves (the `mcts` engine) instead of uniformly random ones (the paper).
     pub smart_playouts: bool,
 }
 
@@ -40,7 +40,7 @@ impl Policy<Position> for Seed002 {
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
         let mut board = GroupBoard::new(state);
         if self.smart_playouts {
-            both_sides_first_playout(&mut board, rng, played)
+            decisive_playout(&mut board, rng, played)
         } else {
             uniform_playout(&mut board, rng, played)
         }
@@ -64,7 +64,7 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
         EngineSpec {
             name: "mcts",
-            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play",
+            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play, with decisive and anti-decisive moves",
             make: |seed| {
                 let config = MctsConfig {
                     name: "mcts",

@@ -80,6 +80,11 @@ impl GroupBoard {
         self.to_move
     }
 
+    /// The same board with `player` to move.
+    pub fn with_mover(&self, player: Player) -> GroupBoard {
+        GroupBoard { to_move: player, ..self.clone() }
+    }
+
     pub fn empty(&self) -> Bitboard {
         self.stones[0].or(self.stones[1]).not()
     }
@@ -170,7 +175,7 @@ pub fn random_point(set: Bitboard, rng: &mut fastrand::Rng) -> Point {
 
 /// Uniformly random legal moves to the end; the first player's reward (1 or 0).
 pub fn uniform_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
-    playout(board, rng, played, |mine, _| mine)
+    playout(board, rng, played, |_, mine, _| mine)
 }
 
 /// Plays where both sides may play while such points exist, and only then into points
@@ -180,7 +185,7 @@ pub fn both_sides_first_playout(
     rng: &mut fastrand::Rng,
     played: &mut Vec<(Player, Point)>,
 ) -> f64 {
-    playout(board, rng, played, |mine, theirs| {
+    playout(board, rng, played, |_, mine, theirs| {
         let shared = mine.and(theirs);
         if shared.is_empty() {
             mine
@@ -190,13 +195,55 @@ pub fn both_sides_first_playout(
     })
 }
 
+/// [`both_sides_first_playout`], but a move that leaves the opponent without a legal
+/// point is played when there is one, and an opponent's point that would do that to the
+/// mover is taken first (decisive and anti-decisive moves).
+pub fn decisive_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
+    playout(board, rng, played, |board, mine, theirs| {
+        if let Some(p) = winning_point(board, mine, theirs) {
+            return Bitboard::from_point(p);
+        }
+        if let Some(q) = winning_point(&board.with_mover(board.to_move().other()), theirs, mine) {
+            if mine.contains(q) {
+                return Bitboard::from_point(q);
+            }
+        }
+        let shared = mine.and(theirs);
+        if shared.is_empty() {
+            mine
+        } else {
+            shared
+        }
+    })
+}
+
+/// How few legal points the opponent must have before winning moves are looked for: a
+/// stone takes legal points from the opponent only near itself and its own group.
+const FEW_POINTS: u32 = 3;
+
+/// A point of `mine` after which the opponent (with legal points `theirs`) has none left,
+/// among the points within two steps of `theirs`.
+fn winning_point(board: &GroupBoard, mine: Bitboard, theirs: Bitboard) -> Option<Point> {
+    if theirs.count() > FEW_POINTS {
+        return None;
+    }
+    let near = theirs.or(theirs.neighbours());
+    let candidates = mine.and(near.or(near.neighbours()));
+    let them = board.to_move().other().index();
+    candidates.iter().find(|&p| {
+        let mut after = board.clone();
+        after.play(p);
+        after.legal_for_both()[them].is_empty()
+    })
+}
+
 /// Plays random points of `choose(mover's legal points, opponent's)` until the side to
 /// move has no legal point and so loses.
 fn playout(
     board: &mut GroupBoard,
     rng: &mut fastrand::Rng,
     played: &mut Vec<(Player, Point)>,
-    choose: impl Fn(Bitboard, Bitboard) -> Bitboard,
+    choose: impl Fn(&GroupBoard, Bitboard, Bitboard) -> Bitboard,
 ) -> f64 {
     loop {
         let me = board.to_move();
@@ -205,7 +252,7 @@ fn playout(
         if mine.is_empty() {
             return if me == Player::First { 0.0 } else { 1.0 };
         }
-        let p = random_point(choose(mine, legal[me.other().index()]), rng);
+        let p = random_point(choose(board, mine, legal[me.other().index()]), rng);
         played.push((me, p));
         board.play(p);
     }
@@ -235,6 +282,33 @@ mod tests {
                 board.play(m);
             }
         }
+    }
+
+    #[test]
+    fn a_winning_point_leaves_the_opponent_without_a_move() {
+        // Random games until the side to move has a winning point: play it and check.
+        let mut rng = fastrand::Rng::with_seed(4);
+        let mut found = 0;
+        for _ in 0..300 {
+            let mut board = GroupBoard::new(&Position::start());
+            loop {
+                let me = board.to_move();
+                let legal = board.legal_for_both();
+                let (mine, theirs) = (legal[me.index()], legal[me.other().index()]);
+                if mine.is_empty() {
+                    break;
+                }
+                if let Some(p) = winning_point(&board, mine, theirs) {
+                    assert!(mine.contains(p));
+                    board.play(p);
+                    assert!(board.legal_for_both()[me.other().index()].is_empty());
+                    found += 1;
+                    break;
+                }
+                board.play(random_point(mine, &mut rng));
+            }
+        }
+        assert!(found > 100, "winning points found in {found} games");
     }
 
     #[test]
