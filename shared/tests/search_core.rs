@@ -256,3 +256,25 @@ fn early_stop_ends_a_search_with_one_obvious_move() {
     let iters: u64 = r.summary.split_whitespace().find_map(|w| w.strip_prefix("iters=")).unwrap().parse().unwrap();
     assert!(iters < 100_000, "{}", r.summary);
 }
+
+/// NoGo's default engine hands late positions to its alpha-beta solver: wherever plain
+/// minimax says the side to move wins, the engine's move wins too (and says it was proven).
+#[test]
+fn nogo_engine_plays_proven_wins_late_in_the_game() {
+    let make = botzone_games::engines::nogo::engines()[0].make;
+    let mut won = 0;
+    for g in small_nogo_positions(40, 12, 3) {
+        if minimax(&g, &NoEval, 0) < WIN / 2 {
+            continue;
+        }
+        won += 1;
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let result = make(1).search(&g, &moves, &Budget::iterations(20_000));
+        assert!(result.summary.starts_with("solver: win"), "{}\n{g}", result.summary);
+        let mut after = g;
+        after.play(result.best);
+        assert!(minimax(&after, &NoEval, 0) <= -WIN / 2, "the move does not win\n{g}");
+    }
+    assert!(won >= 10, "only {won} won positions");
+}

@@ -3,12 +3,14 @@
 //! and the generic `uct` and `random`.
 
 use crate::bot::{generic_engines, EngineSpec};
-use crate::game::{Game, Player};
+use crate::game::{mix64, Game, Player};
 use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
 use crate::nogo::groups::{decisive_playout, uniform_playout};
 use crate::nogo::{GroupBoard, Point, Position};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features};
+use crate::search::{Budget, Engine, SearchResult};
 
 /// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
 /// an offset from an even result), worth `weight` virtual visits.
@@ -59,12 +61,63 @@ impl Features for Position {
     }
 }
 
+/// Alpha-beta's view of NoGo for the late-game solver: only wins and losses are exact;
+/// a running game is scored by the difference in legal points (which orders the search).
+pub struct Mobility;
+
+impl Evaluator<Position> for Mobility {
+    fn evaluate(&self, p: &Position) -> i32 {
+        let legal = p.legal_for_both();
+        let me = p.to_move().index();
+        legal[me].count() as i32 - legal[1 - me].count() as i32
+    }
+    /// No game outlasts its empty points.
+    fn plies_left(&self, p: &Position) -> Option<i32> {
+        Some(p.empty().count() as i32)
+    }
+    fn hash(&self, p: &Position) -> u64 {
+        let side = if p.to_move() == Player::First { 0 } else { 0x9e37_79b9_7f4a_7c15 };
+        let (black, white) = (p.stones(Player::First).0, p.stones(Player::Second).0);
+        mix64(black as u64 ^ mix64((black >> 64) as u64))
+            ^ mix64(white as u64 ^ (white >> 64) as u64).rotate_left(23)
+            ^ side
+    }
+}
+
+/// The `mcts` engine: MCTS, but once both sides together have at most `few_points` legal
+/// points an alpha-beta solver gets `share` of the time first, and a win it proves is
+/// played (a proven loss leaves the choice to MCTS, which picks the hardest to refute).
+pub struct SolveLate {
+    mcts: Mcts<Position, Seed002>,
+    solver: AlphaBeta<Position, Mobility>,
+    few_points: u32,
+    share: f64,
+}
+
+impl Engine<Position> for SolveLate {
+    fn search(&mut self, game: &Position, root_moves: &[Point], budget: &Budget) -> SearchResult<Point> {
+        let legal = game.legal_for_both();
+        if legal[0].count() + legal[1].count() <= self.few_points {
+            let (score, best, depth) = self.solver.iterate(game, root_moves, &budget.share(self.share, 20.0));
+            if score >= WIN / 2 {
+                let summary = format!("solver: win in {} plies, depth {depth}", WIN - score);
+                return SearchResult { best, summary, root_stats: Vec::new() };
+            }
+        }
+        self.mcts.search(game, root_moves, budget)
+    }
+
+    fn set_history(&mut self, moves: &[Point]) {
+        self.mcts.set_history(moves);
+    }
+}
+
 /// The engines of the `nogo` bot; the first is the default.
 pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
         EngineSpec {
             name: "mcts",
-            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play, with decisive and anti-decisive moves",
+            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play, with decisive and anti-decisive moves; alpha-beta proves late wins",
             make: |seed| {
                 let config = MctsConfig {
                     name: "mcts",
@@ -74,7 +127,9 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
                     reuse_tree: true,
                     ..MctsConfig::UCT
                 };
-                Box::new(Mcts::new(config, STRONG, seed))
+                // Exact search only: no pruning that could cost a proof.
+                let solver = AlphaBetaConfig { name: "nogo-solver", rfp_margin: None, late_move_reductions: false, aspiration: None, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
+                Box::new(SolveLate { mcts: Mcts::new(config, STRONG, seed), solver: AlphaBeta::new(solver, Mobility), few_points: 24, share: 0.4 })
             },
         },
         EngineSpec {

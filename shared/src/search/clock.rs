@@ -51,6 +51,20 @@ impl Budget {
         Budget { deadline: Deadline::never(), max_iterations: Some(n) }
     }
 
+    /// A part of this budget for a first search that may hand over to a second: `share`
+    /// of the time left, and of the iteration cap (scaled by `nodes_per_iteration` when
+    /// the first search counts in cheaper units, so that a fixed cap stays deterministic).
+    pub fn share(&self, share: f64, nodes_per_iteration: f64) -> Budget {
+        let deadline = match self.deadline.remaining() {
+            Some(left) => Deadline::new(Instant::now(), left.mul_f64(share)),
+            None => Deadline::never(),
+        };
+        Budget {
+            deadline,
+            max_iterations: self.max_iterations.map(|n| (n as f64 * nodes_per_iteration * share) as u64),
+        }
+    }
+
     /// Whether a node-counting search (alpha-beta) must stop: over its node cap, or past
     /// the deadline. The caller reads this every thousand nodes or so.
     pub fn exhausted_nodes(&self, nodes: u64) -> bool {

@@ -10,9 +10,8 @@ use crate::game::{mix64, Game, Outcome, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
 use crate::search::memory::Features;
-use crate::search::{Budget, Deadline, Engine, SearchResult};
+use crate::search::{Budget, Engine, SearchResult};
 use solver::Solver;
-use std::time::Instant;
 
 /// Box difference for the side to move: the boxes taken so far (the rest is search).
 pub struct BoxDifference;
@@ -178,19 +177,6 @@ pub struct Best {
     solver_share: f64,
 }
 
-impl Best {
-    /// The solver's part of `budget`: a share of the time left, and a node cap in
-    /// proportion to a fixed iteration count (so that `--nodes` stays deterministic).
-    fn solver_budget(&self, budget: &Budget, undrawn: u32) -> Budget {
-        let share = if undrawn <= 25 { 1.0 } else { self.solver_share };
-        let deadline = match budget.deadline.remaining() {
-            Some(left) => Deadline::new(Instant::now(), left.mul_f64(share)),
-            None => Deadline::never(),
-        };
-        Budget { deadline, max_iterations: budget.max_iterations.map(|n| (n as f64 * 200.0 * share) as u64) }
-    }
-}
-
 impl Engine<Position> for Best {
     fn search(&mut self, game: &Position, root_moves: &[Edge], budget: &Budget) -> SearchResult<Edge> {
         if let Some(Capture::Forced(e)) = game.capture() {
@@ -198,7 +184,9 @@ impl Engine<Position> for Best {
         }
         let undrawn = 60 - game.drawn_count();
         if undrawn <= self.solve_from {
-            let sub = self.solver_budget(budget, undrawn);
+            // Half the time (200 solver nodes per MCTS iteration under a fixed cap), all
+            // of it once the solver is sure to finish.
+            let sub = budget.share(if undrawn <= 25 { 1.0 } else { self.solver_share }, 200.0);
             if let Some(solved) = self.solver.solve(game, root_moves, &sub) {
                 let verdict = if solved.winning { "win" } else { "loss" };
                 let summary = format!(
