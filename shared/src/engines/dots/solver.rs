@@ -43,6 +43,7 @@ impl Solver {
         Solver { table: vec![Slot::default(); 1 << log2_slots], nodes: 0, stopped: false }
     }
 
+    /// Nodes of the last search.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
@@ -148,9 +149,16 @@ impl Solver {
         best
     }
 
+    /// Starts a search: the node count (checked against the budget's cap) and the stop
+    /// flag belong to one search, the table to all of them.
+    fn start(&mut self) {
+        self.nodes = 0;
+        self.stopped = false;
+    }
+
     /// The position's exact value, or `None` if the budget ran out first.
     pub fn value(&mut self, p: &Position, budget: &Budget) -> Option<i32> {
-        self.stopped = false;
+        self.start();
         let v = self.search(p, -UNBOUNDED, UNBOUNDED, budget);
         (!self.stopped).then_some(v)
     }
@@ -159,7 +167,7 @@ impl Solver {
     /// included), or, when every move loses, the one that loses by the least. `None` if
     /// the budget ran out first.
     pub fn solve(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
-        self.stopped = false;
+        self.start();
         let me = p.to_move();
         let margin = p.score(me) as i32 - p.score(me.other()) as i32;
         // 25 boxes leave no draw: a final margin of at least 1 wins.
@@ -192,5 +200,40 @@ impl Solver {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position with `undrawn` edges left: the lowest safe edge each time while there is
+    /// one, else the lowest edge.
+    fn position(undrawn: u32) -> Position {
+        let mut p = Position::start();
+        let mut moves = Vec::new();
+        while 60 - p.drawn_count() > undrawn {
+            p.legal_moves(&mut moves);
+            let e = moves.iter().copied().find(|&e| p.sides_after_hint(e) == 0).unwrap_or(moves[0]);
+            p.play(e);
+        }
+        p
+    }
+
+    #[test]
+    fn the_node_count_and_cap_belong_to_one_search() {
+        let mut solver = Solver::new(16);
+        let unlimited = Budget::iterations(u64::MAX);
+        let big = position(36);
+        let mut moves = Vec::new();
+        big.legal_moves(&mut moves);
+        solver.solve(&big, &moves, &unlimited).expect("no limit");
+        let first = solver.nodes();
+        assert!(first > 1000, "the first search is not small ({first} nodes)");
+        let small = position(6);
+        small.legal_moves(&mut moves);
+        // A cap just above the small search's own needs is enough however much came before.
+        assert!(solver.solve(&small, &moves, &Budget::iterations(first)).is_some());
+        assert!(solver.nodes() < first, "{} nodes counted for the small search", solver.nodes());
     }
 }
