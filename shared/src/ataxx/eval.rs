@@ -36,8 +36,8 @@ pub const WEIGHTS: Weights = Weights { opening: [-72, 0, 18, -40], ending: [320,
 /// Material only: the baseline that measures what the other terms are worth.
 pub const MATERIAL_ONLY: Weights = Weights { opening: [100, 0, 0, 0], ending: [100, 0, 0, 0] };
 
-/// Empty squares at the start (49 less the 4 pieces).
-const START_EMPTIES: i32 = 45;
+/// Empty squares at the start (49 less the 4 pieces): the evaluation's opening phase.
+pub const START_EMPTIES: i32 = 45;
 
 /// The terms for the side to move, and the number of empty squares (the phase).
 pub fn terms(b: &Board) -> ([i32; TERMS], i32) {

@@ -178,42 +178,32 @@ pub fn uniform_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played: 
     playout(board, rng, played, |_, mine, _| mine)
 }
 
-/// Plays where both sides may play while such points exist, and only then into points
-/// only the mover may use (its own eyes: filling them early wastes them).
-pub fn both_sides_first_playout(
-    board: &mut GroupBoard,
-    rng: &mut fastrand::Rng,
-    played: &mut Vec<(Player, Point)>,
-) -> f64 {
-    playout(board, rng, played, |_, mine, theirs| {
-        let shared = mine.and(theirs);
-        if shared.is_empty() {
-            mine
-        } else {
-            shared
-        }
-    })
+/// Where both sides may play, while such points exist; then the points only the mover
+/// may use (its own eyes: filling them early wastes them).
+fn both_sides_first(mine: Bitboard, theirs: Bitboard) -> Bitboard {
+    let shared = mine.and(theirs);
+    if shared.is_empty() {
+        mine
+    } else {
+        shared
+    }
 }
 
-/// [`both_sides_first_playout`], but a move that leaves the opponent without a legal
-/// point is played when there is one, and an opponent's point that would do that to the
-/// mover is taken first (decisive and anti-decisive moves).
+/// Plays [`both_sides_first`], but a move that leaves the opponent without a legal point
+/// is played when there is one, and an opponent's point that would do that to the mover
+/// is taken first (decisive and anti-decisive moves).
 pub fn decisive_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
     playout(board, rng, played, |board, mine, theirs| {
-        if let Some(p) = winning_point(board, mine, theirs) {
+        let me = board.to_move();
+        if let Some(p) = winning_point(board, me, mine, theirs) {
             return Bitboard::from_point(p);
         }
-        if let Some(q) = winning_point(&board.with_mover(board.to_move().other()), theirs, mine) {
+        if let Some(q) = winning_point(board, me.other(), theirs, mine) {
             if mine.contains(q) {
                 return Bitboard::from_point(q);
             }
         }
-        let shared = mine.and(theirs);
-        if shared.is_empty() {
-            mine
-        } else {
-            shared
-        }
+        both_sides_first(mine, theirs)
     })
 }
 
@@ -221,19 +211,18 @@ pub fn decisive_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played:
 /// stone takes legal points from the opponent only near itself and its own group.
 const FEW_POINTS: u32 = 3;
 
-/// A point of `mine` after which the opponent (with legal points `theirs`) has none left,
-/// among the points within two steps of `theirs`.
-fn winning_point(board: &GroupBoard, mine: Bitboard, theirs: Bitboard) -> Option<Point> {
+/// A point of `mine` after which `player`'s opponent (with legal points `theirs`) has
+/// none left, were `player` to move; among the points within two steps of `theirs`.
+fn winning_point(board: &GroupBoard, player: Player, mine: Bitboard, theirs: Bitboard) -> Option<Point> {
     if theirs.count() > FEW_POINTS {
         return None;
     }
     let near = theirs.or(theirs.neighbours());
     let candidates = mine.and(near.or(near.neighbours()));
-    let them = board.to_move().other().index();
     candidates.iter().find(|&p| {
-        let mut after = board.clone();
+        let mut after = board.with_mover(player);
         after.play(p);
-        after.legal_for_both()[them].is_empty()
+        after.legal_for_both()[player.other().index()].is_empty()
     })
 }
 
@@ -298,7 +287,7 @@ mod tests {
                 if mine.is_empty() {
                     break;
                 }
-                if let Some(p) = winning_point(&board, mine, theirs) {
+                if let Some(p) = winning_point(&board, me, mine, theirs) {
                     assert!(mine.contains(p));
                     board.play(p);
                     assert!(board.legal_for_both()[me.other().index()].is_empty());

@@ -209,8 +209,13 @@ fn texel_loss(samples: &[Sample], w: &[f64; 2 * TERMS], s: f64) -> f64 {
     samples.iter().map(|x| (sigmoid(texel_eval(x, w) / s) - x.result).powi(2)).sum::<f64>() / samples.len() as f64
 }
 
+/// How far the position is from the full board, 1 at the start, as `eval::weigh` blends.
+fn opening_share(x: &Sample) -> f64 {
+    f64::from(x.empties.min(eval::START_EMPTIES)) / f64::from(eval::START_EMPTIES)
+}
+
 fn texel_eval(x: &Sample, w: &[f64; 2 * TERMS]) -> f64 {
-    let open = f64::from(x.empties.min(45)) / 45.0;
+    let open = opening_share(x);
     (0..TERMS).map(|k| f64::from(x.terms[k]) * (w[k] * open + w[TERMS + k] * (1.0 - open))).sum()
 }
 
@@ -242,7 +247,7 @@ fn texel(games: usize, nodes: u64, seed: u64) {
         for x in train {
             let p = sigmoid(texel_eval(x, &w) / s);
             let common = 2.0 * (p - x.result) * p * (1.0 - p) / s;
-            let open = f64::from(x.empties.min(45)) / 45.0;
+            let open = opening_share(x);
             for k in 0..TERMS {
                 let f = f64::from(x.terms[k]);
                 grad[k] += common * f * open;

@@ -5,7 +5,7 @@
 pub mod solver;
 
 use crate::bot::{generic_engines, EngineSpec};
-use crate::dots::{loony_value, Capture, Edge, Position};
+use crate::dots::{loony_value, Capture, Component, Edge, Position};
 use crate::game::{mix64, Game, Outcome, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
@@ -101,8 +101,8 @@ impl Policy<Position> for Seed004 {
 pub struct SafeEdges;
 
 /// A random safe edge, or else a random one among those that hand over the fewest boxes;
-/// `None` when the rest of the game is valued exactly by chain theory.
-fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Option<Edge> {
+/// `Err` with the chains and loops when the rest of the game is valued by chain theory.
+fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Result<Edge, Vec<Component>> {
     let mut safe = Vec::with_capacity(moves.len());
     let mut least = Vec::new();
     let mut least_given = i32::MAX;
@@ -120,11 +120,13 @@ fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> 
             }
         }
     }
-    if safe.is_empty() && p.simple_components().is_some() {
-        return None;
+    if safe.is_empty() {
+        if let Some(parts) = p.simple_components() {
+            return Err(parts);
+        }
     }
     let pool = if safe.is_empty() { &least } else { &safe };
-    Some(pool[rng.usize(..pool.len())])
+    Ok(pool[rng.usize(..pool.len())])
 }
 
 impl Policy<Position> for SafeEdges {
@@ -148,8 +150,8 @@ impl Policy<Position> for SafeEdges {
                         return state.outcome().expect("all edges drawn").reward(Player::First);
                     }
                     match quiet_playout_move(state, &moves, rng) {
-                        Some(e) => e,
-                        None => return exact_reward(state),
+                        Ok(e) => e,
+                        Err(parts) => return exact_reward(state, &parts),
                     }
                 }
             };
@@ -159,10 +161,9 @@ impl Policy<Position> for SafeEdges {
     }
 }
 
-/// The first player's reward in a position of chains and loops only, from chain theory.
-fn exact_reward(p: &Position) -> f64 {
-    let parts = p.simple_components().expect("chains and loops only");
-    let final_margin = margin(p, p.to_move()) + loony_value(&parts);
+/// The first player's reward in a position made of `parts` only, from chain theory.
+fn exact_reward(p: &Position, parts: &[Component]) -> f64 {
+    let final_margin = margin(p, p.to_move()) + loony_value(parts);
     let winner = if final_margin > 0 { p.to_move() } else { p.to_move().other() };
     Outcome::Win(winner).reward(Player::First)
 }

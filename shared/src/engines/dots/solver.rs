@@ -2,9 +2,10 @@
 //! takes minus the other side's". That value depends on the drawn edges alone (not on
 //! the score so far nor on who is to move), so the transposition table is keyed on the
 //! two edge words, in their canonical form under the board's 8 symmetries (which saves
-//! little from mid-game positions: 0.4% of the nodes in `make bench`). What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
-//! [`Position::simple_components`]): a box that can be taken leaves one or two moves
-//! worth trying, and a position of independent chains and loops is valued without search.
+//! little from mid-game positions: 0.4% of the nodes in `make bench`). What makes it fast
+//! is Dots-and-Boxes theory ([`Position::capture`], [`Position::simple_components`]): a
+//! box that can be taken leaves one to three moves worth trying, and a position of
+//! independent chains and loops is valued without search.
 
 use crate::dots::{loony_value, symmetry, Capture, Edge, Position};
 use crate::game::Game;
@@ -75,8 +76,7 @@ impl Solver {
     /// The position's value if it lies in `(alpha, beta)`; otherwise a bound on the side
     /// of the window it fell (fail-soft). Meaningless once `stopped`.
     fn search(&mut self, p: &Position, mut alpha: i32, mut beta: i32, budget: &Budget) -> i32 {
-        let left = p.untaken_boxes().count_ones() as i32;
-        if left == 0 {
+        if p.untaken_boxes() == 0 {
             return 0;
         }
         self.nodes += 1;
@@ -168,10 +168,8 @@ impl Solver {
     /// the budget ran out first.
     pub fn solve(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
         self.start();
-        let me = p.to_move();
-        let margin = p.score(me) as i32 - p.score(me.other()) as i32;
         // 25 boxes leave no draw: a final margin of at least 1 wins.
-        let need = 1 - margin;
+        let need = 1 - super::margin(p, p.to_move());
         let mut moves = p.capture().map_or_else(|| root_moves.to_vec(), Capture::moves);
         moves.retain(|e| root_moves.contains(e));
         if moves.is_empty() {
