@@ -65,8 +65,10 @@ impl GameRecord {
     }
 }
 
-/// A random opening of `plies` moves that leaves the game running; in Pencil only edges
-/// that complete no box.
+/// A random opening of `plies` moves that leaves the game running and not decided in
+/// one move (an Ataxx opening can leave a side one capture from losing every piece: both
+/// games of its pair would end at once and tell nothing); in Pencil only edges that
+/// complete no box.
 pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> Vec<G::Move> {
     'attempt: for _ in 0..100 {
         let mut t = Transcript::<G>::new();
@@ -82,9 +84,23 @@ pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> 
                 continue 'attempt;
             }
         }
+        if ends_in_one_move(t.game()) {
+            continue 'attempt;
+        }
         return t.moves().to_vec();
     }
     Vec::new()
+}
+
+/// Whether some legal move ends the game at once.
+fn ends_in_one_move<G: BotzoneGame>(game: &G) -> bool {
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    moves.iter().any(|&mv| {
+        let mut next = game.clone();
+        next.play(mv);
+        next.outcome().is_some()
+    })
 }
 
 /// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
@@ -161,5 +177,25 @@ pub fn side_name(p: Player) -> &'static str {
     match p {
         Player::First => "first",
         Player::Second => "second",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botzone_games::ataxx::Position;
+
+    #[test]
+    fn ataxx_openings_leave_the_game_open_for_more_than_one_move() {
+        let mut rng = fastrand::Rng::with_seed(81);
+        for _ in 0..300 {
+            let opening = random_opening::<Position>(4, &mut rng);
+            assert_eq!(opening.len(), 4);
+            let mut t = Transcript::<Position>::new();
+            for mv in opening {
+                t.answer(Some(mv)).unwrap();
+            }
+            assert!(!ends_in_one_move(t.game()), "opening decided in one move:\n{}", t.game());
+        }
     }
 }
