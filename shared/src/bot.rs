@@ -16,7 +16,46 @@ use std::time::{Duration, Instant};
 pub struct EngineSpec<G: Game> {
     pub name: &'static str,
     pub about: &'static str,
-    pub make: fn(seed: u64) -> Box<dyn Engine<G>>,
+    /// The features `--without` can switch off, each with what it is (ablation: what a
+    /// feature is worth is measured by a match of the engine with and without it).
+    pub features: &'static [(&'static str, &'static str)],
+    pub make: fn(seed: u64, without: &Without) -> Box<dyn Engine<G>>,
+}
+
+/// The engine features switched off with `--without`.
+#[derive(Debug, Clone, Default)]
+pub struct Without(pub Vec<String>);
+
+impl Without {
+    pub fn has(&self, feature: &str) -> bool {
+        self.0.iter().any(|f| f == feature)
+    }
+}
+
+impl<G: Game> EngineSpec<G> {
+    /// The engine with `without` switched off, or why that is not possible.
+    pub fn build(&self, seed: u64, without: &Without) -> Result<Box<dyn Engine<G>>, String> {
+        for f in &without.0 {
+            if !self.features.iter().any(|(name, _)| name == f) {
+                let names: Vec<_> = self.features.iter().map(|(name, _)| *name).collect();
+                return Err(if names.is_empty() {
+                    format!("engine {} has no feature to switch off (asked: {f:?})", self.name)
+                } else {
+                    format!("engine {} has no feature {f:?} to switch off; it has: {}", self.name, names.join(", "))
+                });
+            }
+        }
+        Ok((self.make)(seed, without))
+    }
+
+    /// One line of `--help`, with the features `--without` takes.
+    fn help_line(&self) -> String {
+        let mut line = format!("  {:<8} {}", self.name, self.about);
+        for (name, what) in self.features {
+            line.push_str(&format!("\n             --without {name}: {what}"));
+        }
+        line
+    }
 }
 
 /// The engines every game has.
@@ -25,12 +64,14 @@ pub fn generic_engines<G: Game>() -> Vec<EngineSpec<G>> {
         EngineSpec {
             name: "uct",
             about: "plain UCT, C = sqrt(2), uniformly random playouts (the seeds' baseline)",
-            make: |seed| Box::new(mcts::uct::<G>(seed)),
+            features: &[],
+            make: |seed, _| Box::new(mcts::uct::<G>(seed)),
         },
         EngineSpec {
             name: "random",
             about: "a uniformly random legal move",
-            make: |seed| Box::new(RandomMover::new(seed)),
+            features: &[],
+            make: |seed, _| Box::new(RandomMover::new(seed)),
         },
     ]
 }
@@ -55,6 +96,10 @@ pub struct Args {
     /// Search engine (see the list below; default: the first).
     #[arg(long)]
     pub engine: Option<String>,
+    /// Switch off these features of the engine (comma-separated; listed below per engine),
+    /// to measure what each is worth.
+    #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
+    pub without: Vec<String>,
     /// Print every legal response for the input's position as a JSON array, then exit.
     #[arg(long)]
     pub legal: bool,
@@ -103,7 +148,7 @@ impl From<io::Error> for BotError {
 /// The whole program of a bot binary: parse flags, answer, exit 0 (or 2 with a message).
 pub fn main<G: BotzoneGame>(engines: Vec<EngineSpec<G>>) -> ! {
     let start = Instant::now();
-    let names: Vec<String> = engines.iter().map(|e| format!("  {:<8} {}", e.name, e.about)).collect();
+    let names: Vec<String> = engines.iter().map(EngineSpec::help_line).collect();
     let command =
         <Args as clap::CommandFactory>::command().name(G::NAME).after_help(format!("Engines:\n{}", names.join("\n")));
     let args = match command.try_get_matches().and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m)) {
@@ -176,8 +221,11 @@ pub fn run<G: BotzoneGame>(
     }
 
     // Engines allocate their tables now, not for the informational flags above.
-    let mut searchers: Vec<Box<dyn Engine<G>>> =
-        (0..u64::from(args.threads)).map(|i| (spec.make)(seed.wrapping_add(i))).collect();
+    let without = Without(args.without.clone());
+    let mut searchers: Vec<Box<dyn Engine<G>>> = (0..u64::from(args.threads))
+        .map(|i| spec.build(seed.wrapping_add(i), &without))
+        .collect::<Result<_, _>>()
+        .map_err(BotError::Usage)?;
     let format = turn.format;
     let mut time_limit = turn.time_limit_ms;
     let mut clock_start = start;

@@ -225,3 +225,38 @@ fn json_answer_format_is_one_line() {
     let line = botzone_games::botzone::format_answer::<nogo::Position>(Format::Json, Some(3), "a\nb");
     assert!(!line.contains('\n'));
 }
+
+/// Runs the Ataxx bot with its real engines.
+fn run_ataxx(flags: &[&str], input: &str) -> (Result<(), String>, String) {
+    let mut argv = vec!["ataxx"];
+    argv.extend_from_slice(flags);
+    let args = Args::parse_from(argv);
+    let mut out = Vec::new();
+    let engines = botzone_games::engines::ataxx::engines();
+    let result = bot::run::<ataxx::Position>(Instant::now(), &args, &engines, &mut input.as_bytes(), &mut out);
+    (result.map_err(|e| e.to_string()), String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn without_switches_off_named_features_and_rejects_unknown_ones() {
+    let start = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1}],"responses":[]}"#;
+    let fixed = ["--nodes", "3000", "--seed", "1"];
+    let score = |extra: &[&str]| {
+        let mut flags = fixed.to_vec();
+        flags.extend_from_slice(extra);
+        let (result, out) = run_ataxx(&flags, start);
+        result.unwrap();
+        let answer: Value = serde_json::from_str(out.trim()).unwrap();
+        let debug = answer["debug"].as_str().unwrap().to_string();
+        debug.split_whitespace().find(|w| w.starts_with("score=")).unwrap().to_string()
+    };
+    // The hand-set and the fitted weights value the start position differently.
+    assert_ne!(score(&[]), score(&["--without", "fitted-weights"]));
+    // Several at once, comma-separated.
+    assert!(score(&["--without", "aspiration,lmr,rfp"]).starts_with("score="));
+    let (result, _) = run_ataxx(&["--without", "lmr,bogus"], start);
+    let err = result.unwrap_err();
+    assert!(err.contains("no feature \"bogus\"") && err.contains("lmr, rfp"), "{err}");
+    let (result, _) = run_ataxx(&["--engine", "seed", "--without", "lmr"], start);
+    assert!(result.unwrap_err().contains("engine seed has no feature"));
+}

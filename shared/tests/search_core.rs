@@ -270,7 +270,7 @@ fn nogo_engine_plays_proven_wins_late_in_the_game() {
         won += 1;
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
-        let result = make(1).search(&g, &moves, &Budget::iterations(20_000));
+        let result = make(1, &Default::default()).search(&g, &moves, &Budget::iterations(20_000));
         assert!(result.summary.starts_with("solver: win"), "{}\n{g}", result.summary);
         let mut after = g;
         after.play(result.best);

@@ -2,7 +2,7 @@
 //! and the generic `uct` and `random`.
 
 use super::{HasModel, OnModel};
-use crate::ataxx::eval::{self, Weights, MATERIAL_ONLY, WEIGHTS};
+use crate::ataxx::eval::{self, Weights, HAND_SET, MATERIAL_ONLY, WEIGHTS};
 use crate::ataxx::{Board, Move, Position};
 use crate::bot::{generic_engines, EngineSpec};
 use crate::game::{Game, Player};
@@ -114,12 +114,28 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
         EngineSpec {
             name: "ab",
             about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR; eval: material, exposure, exclusive empties, threat",
-            make: |_seed| Box::new(OnModel::new(AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval::default()))),
+            features: &[
+                ("lmr", "late-move reductions"),
+                ("rfp", "reverse futility pruning"),
+                ("aspiration", "aspiration windows (full window at every depth)"),
+                ("fitted-weights", "the Texel-fitted evaluation weights (off: the hand-set ones)"),
+            ],
+            make: |_seed, without| {
+                let config = AlphaBetaConfig {
+                    late_move_reductions: !without.has("lmr"),
+                    rfp_margin: AlphaBetaConfig::default().rfp_margin.filter(|_| !without.has("rfp")),
+                    aspiration: AlphaBetaConfig::default().aspiration.filter(|_| !without.has("aspiration")),
+                    ..AlphaBetaConfig::default()
+                };
+                let weights = if without.has("fitted-weights") { HAND_SET } else { WEIGHTS };
+                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval(weights))))
+            },
         },
         EngineSpec {
             name: "ab-material",
             about: "the same alpha-beta with a material-only evaluation (measures the evaluation's terms)",
-            make: |_seed| {
+            features: &[],
+            make: |_seed, _| {
                 let config = AlphaBetaConfig { name: "ab-material", ..AlphaBetaConfig::default() };
                 Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval(MATERIAL_ONLY))))
             },
@@ -127,7 +143,8 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
         EngineSpec {
             name: "seed",
             about: "seed 003: MCTS with relscore/clone selection terms, greedy playouts cut at 40 plies, proven wins",
-            make: |seed| {
+            features: &[],
+            make: |seed, _| {
                 let config = MctsConfig { name: "seed003", solver: true, bias_decays: false, ..MctsConfig::UCT };
                 Box::new(OnModel::new(Mcts::new(config, SEED_003, seed)))
             },
@@ -136,7 +153,8 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
     list.push(EngineSpec {
         name: "mmcts",
         about: super::MMCTS_ABOUT,
-        make: |seed| Box::new(OnModel::new(MemoryMcts::<Board>::new(super::MMCTS_CONFIG, seed))),
+        features: &[],
+        make: |seed, _| Box::new(OnModel::new(MemoryMcts::<Board>::new(super::MMCTS_CONFIG, seed))),
     });
     list.extend(generic_engines());
     list

@@ -48,5 +48,10 @@ pub const MMCTS_ABOUT: &str =
 
 /// Seed 000's memory-augmented MCTS, as every bot offers it (`--engine mmcts`).
 pub fn mmcts_engine<G: Features>() -> EngineSpec<G> {
-    EngineSpec { name: "mmcts", about: MMCTS_ABOUT, make: |seed| Box::new(MemoryMcts::<G>::new(MMCTS_CONFIG, seed)) }
+    EngineSpec {
+        name: "mmcts",
+        about: MMCTS_ABOUT,
+        features: &[],
+        make: |seed, _| Box::new(MemoryMcts::<G>::new(MMCTS_CONFIG, seed)),
+    }
 }

@@ -32,7 +32,7 @@ fn prior(parent: &Position, p: Point, m: f32) -> f32 {
 
 impl Policy<Position> for Seed002 {
     fn has_knowledge(&self) -> bool {
-        true
+        self.weight > 0.0
     }
 
     fn knowledge(&self, parent: &Position, p: Point) -> Knowledge {
@@ -118,24 +118,38 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
         EngineSpec {
             name: "mcts",
             about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play, with decisive and anti-decisive moves; alpha-beta proves late wins",
-            make: |seed| {
+            features: &[
+                ("rave", "RAVE/AMAF values in selection"),
+                ("solver", "MCTS-Solver: proven wins and losses backed up the tree"),
+                ("prior", "seed 002's position score as each new child's prior"),
+                ("smart-playouts", "playouts that prefer points both sides can play, with decisive and anti-decisive moves (off: uniformly random)"),
+                ("late-solver", "the alpha-beta solver once few points are playable"),
+            ],
+            make: |seed, without| {
                 let config = MctsConfig {
                     name: "mcts",
                     exploration: 0.4,
-                    solver: true,
-                    rave: Some(300.0),
+                    solver: !without.has("solver"),
+                    rave: Some(300.0).filter(|_| !without.has("rave")),
                     reuse_tree: true,
                     ..MctsConfig::UCT
                 };
+                let policy = Seed002 {
+                    weight: if without.has("prior") { 0.0 } else { STRONG.weight },
+                    smart_playouts: !without.has("smart-playouts"),
+                    ..STRONG
+                };
                 // Exact search only: no pruning that could cost a proof.
                 let solver = AlphaBetaConfig { name: "nogo-solver", rfp_margin: None, late_move_reductions: false, aspiration: None, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
-                Box::new(SolveLate { mcts: Mcts::new(config, STRONG, seed), solver: AlphaBeta::new(solver, Mobility), few_points: 24, share: 0.4 })
+                let few_points = if without.has("late-solver") { 0 } else { 24 };
+                Box::new(SolveLate { mcts: Mcts::new(config, policy, seed), solver: AlphaBeta::new(solver, Mobility), few_points, share: 0.4 })
             },
         },
         EngineSpec {
             name: "seed",
             about: "seed 002: UCT whose new children start at the position score S/M (eyes, tiger mouths, forbidden points)",
-            make: |seed| Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, SEED_002, seed)),
+            features: &[],
+            make: |seed, _| Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, SEED_002, seed)),
         },
     ];
     list.push(super::mmcts_engine());

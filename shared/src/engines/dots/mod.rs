@@ -244,15 +244,17 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
         EngineSpec {
             name: "best",
             about: "MCTS with solver and safe-edge playouts ending in exact chain values; the exact chain-theory solver from 40 edges left",
-            make: |seed| {
+            features: &[("solver", "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)")],
+            make: |seed, without| {
                 let config = MctsConfig { name: "best", exploration: 0.7, solver: true, bias_decays: true, reuse_tree: true, ..MctsConfig::UCT };
-                Box::new(Best { mcts: Mcts::new(config, SafeEdges, seed), solver: Solver::new(20), solve_from: 40, solver_share: 0.5 })
+                Box::new(Best { mcts: Mcts::new(config, SafeEdges, seed), solver: Solver::new(20), solve_from: if without.has("solver") { 0 } else { 40 }, solver_share: 0.5 })
             },
         },
         EngineSpec {
         name: "seed",
         about: "seed 004: UCT with greedy bonus G in the opening, falling C in the middle game, alpha-beta once 30 edges remain, early stop",
-        make: |seed| {
+        features: &[],
+        make: |seed, _| {
             let config = MctsConfig { name: "seed004", bias_decays: false, early_stop: true, ..MctsConfig::UCT };
             let endgame = AlphaBetaConfig { name: "seed004-ab", rfp_margin: None, late_move_reductions: false, aspiration: None, ..Default::default() };
             Box::new(ThreeStage { mcts: Mcts::new(config, SEED_004, seed), endgame: AlphaBeta::new(endgame, BoxDifference), endgame_edges: 30 })
