@@ -65,10 +65,10 @@ impl GameRecord {
     }
 }
 
-/// A random opening of `plies` moves that leaves the game running and not decided in
-/// one move (an Ataxx opening can leave a side one capture from losing every piece: both
-/// games of its pair would end at once and tell nothing); in Pencil only edges that
-/// complete no box.
+/// A random opening of `plies` moves after which neither side can force a win within
+/// `OPEN_PLIES` plies (a random Ataxx opening can leave a side one or two captures from
+/// losing every piece: both games of its pair end at once and tell nothing about the
+/// bots); in Pencil only edges that complete no box.
 pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> Vec<G::Move> {
     'attempt: for _ in 0..100 {
         let mut t = Transcript::<G>::new();
@@ -84,7 +84,8 @@ pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> 
                 continue 'attempt;
             }
         }
-        if ends_in_one_move(t.game()) {
+        let game = t.game();
+        if forces_win(game, Player::First, OPEN_PLIES) || forces_win(game, Player::Second, OPEN_PLIES) {
             continue 'attempt;
         }
         return t.moves().to_vec();
@@ -92,15 +93,29 @@ pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> 
     Vec::new()
 }
 
-/// Whether some legal move ends the game at once.
-fn ends_in_one_move<G: BotzoneGame>(game: &G) -> bool {
+/// How far ahead an opening must leave the game undecided.
+const OPEN_PLIES: u32 = 4;
+
+/// Whether `winner` can force a win within `plies` plies from `game`.
+fn forces_win<G: BotzoneGame>(game: &G, winner: Player, plies: u32) -> bool {
+    if let Some(outcome) = game.outcome() {
+        return outcome == Outcome::Win(winner);
+    }
+    if plies == 0 {
+        return false;
+    }
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    moves.iter().any(|&mv| {
+    let wins_after = |mv| {
         let mut next = game.clone();
         next.play(mv);
-        next.outcome().is_some()
-    })
+        forces_win(&next, winner, plies - 1)
+    };
+    if game.to_move() == winner {
+        moves.into_iter().any(wins_after)
+    } else {
+        moves.into_iter().all(wins_after)
+    }
 }
 
 /// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
@@ -186,16 +201,32 @@ mod tests {
     use botzone_games::ataxx::Position;
 
     #[test]
-    fn ataxx_openings_leave_the_game_open_for_more_than_one_move() {
+    fn ataxx_openings_leave_the_game_undecided() {
         let mut rng = fastrand::Rng::with_seed(81);
-        for _ in 0..300 {
+        for _ in 0..200 {
             let opening = random_opening::<Position>(4, &mut rng);
             assert_eq!(opening.len(), 4);
             let mut t = Transcript::<Position>::new();
             for mv in opening {
                 t.answer(Some(mv)).unwrap();
             }
-            assert!(!ends_in_one_move(t.game()), "opening decided in one move:\n{}", t.game());
+            for side in [Player::First, Player::Second] {
+                assert!(!forces_win(t.game(), side, OPEN_PLIES), "opening decided:\n{}", t.game());
+            }
         }
+    }
+
+    /// An opening seen in a match: black's clone to (5,4) takes white's last piece but one,
+    /// and no white move then escapes.
+    #[test]
+    fn a_win_in_three_plies_is_seen() {
+        let mut t = Transcript::<Position>::new();
+        for (x0, y0, x1, y1) in [(0, 0, 1, 0), (0, 6, 2, 5), (6, 6, 4, 5), (2, 5, 4, 3)] {
+            let mv = Position::parse_json_move(&json!({"x0": x0, "y0": y0, "x1": x1, "y1": y1})).unwrap();
+            t.answer(mv).unwrap();
+        }
+        assert!(forces_win(t.game(), Player::First, 3));
+        assert!(!forces_win(t.game(), Player::First, 1));
+        assert!(!forces_win(t.game(), Player::Second, 4));
     }
 }
