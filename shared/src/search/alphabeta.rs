@@ -94,6 +94,8 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     nodes: u64,
     budget: Budget,
     aborted: bool,
+    /// Spare move lists (legal moves, moves with ordering keys), one per ply in use.
+    lists: Vec<(Vec<G::Move>, Vec<(i64, G::Move)>)>,
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
@@ -109,6 +111,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             nodes: 0,
             budget: Budget::iterations(0),
             aborted: false,
+            lists: Vec::new(),
         }
     }
 
@@ -136,24 +139,28 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
     }
 
-    fn ordered_moves(&self, g: &G, tt_move: Option<G::Move>, ply: i32) -> Vec<G::Move> {
-        let mut moves = Vec::with_capacity(64);
-        g.legal_moves(&mut moves);
+    /// Fills `scored` with the legal moves and their ordering keys: the TT move, then the
+    /// evaluator's order, killers, history. `moves` is scratch space.
+    fn score_moves(
+        &self,
+        g: &G,
+        tt_move: Option<G::Move>,
+        ply: i32,
+        moves: &mut Vec<G::Move>,
+        scored: &mut Vec<(i64, G::Move)>,
+    ) {
+        g.legal_moves(moves);
         let killers = self.killers[ply.min(MAX_PLY) as usize];
-        let mut scored: Vec<(i64, G::Move)> = moves
-            .iter()
-            .map(|&mv| {
-                let s = if Some(mv) == tt_move {
-                    i64::MAX
-                } else {
-                    let killer = if killers.contains(&Some(mv)) { 1 << 40 } else { 0 };
-                    (i64::from(self.eval.order(g, mv)) << 42) + killer + i64::from(self.history[G::move_index(mv)])
-                };
-                (s, mv)
-            })
-            .collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        scored.into_iter().map(|(_, m)| m).collect()
+        scored.clear();
+        scored.extend(moves.iter().map(|&mv| {
+            let s = if Some(mv) == tt_move {
+                i64::MAX
+            } else {
+                let killer = if killers.contains(&Some(mv)) { 1 << 40 } else { 0 };
+                (i64::from(self.eval.order(g, mv)) << 42) + killer + i64::from(self.history[G::move_index(mv)])
+            };
+            (s, mv)
+        }));
     }
 
     fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
@@ -197,11 +204,15 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 }
             }
         }
-        let moves = self.ordered_moves(g, tt_move, ply);
+        // Move lists are per ply and kept between nodes; most nodes cut off after a move
+        // or two, so the moves are picked best-first as they are needed, not sorted.
+        let (mut moves, mut scored) = self.lists.pop().unwrap_or_default();
+        self.score_moves(g, tt_move, ply, &mut moves, &mut scored);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..scored.len() {
+            let mv = pick_best(&mut scored, i);
             let mut child = g.clone();
             child.play(mv);
             let score = if i == 0 {
@@ -222,6 +233,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 s
             };
             if self.aborted {
+                self.lists.push((moves, scored));
                 return 0;
             }
             if score > best {
@@ -249,6 +261,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         } else {
             Bound::Upper
         };
+        self.lists.push((moves, scored));
         self.tt[slot] = Some(TtEntry { key, depth: depth as i16, score: best, bound, best: best_move });
         best
     }
@@ -283,6 +296,20 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
         best
     }
+}
+
+/// Moves the best-keyed of `scored[i..]` to `i` and returns it. The first of equal keys
+/// wins and the others keep their order, so the moves come in the order a stable sort by
+/// key would give.
+fn pick_best<M: Copy>(scored: &mut [(i64, M)], i: usize) -> M {
+    let mut best = i;
+    for j in i + 1..scored.len() {
+        if scored[j].0 > scored[best].0 {
+            best = j;
+        }
+    }
+    scored[i..=best].rotate_right(1);
+    scored[i].1
 }
 
 impl<G: Game, E: Evaluator<G>> Engine<G> for AlphaBeta<G, E> {
