@@ -85,6 +85,9 @@ struct TtEntry<M> {
     best: Option<M>,
 }
 
+/// A node's legal moves, and the same with their ordering keys.
+type MoveLists<M> = (Vec<M>, Vec<(i64, M)>);
+
 pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     config: AlphaBetaConfig,
     eval: E,
@@ -94,8 +97,8 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     nodes: u64,
     budget: Budget,
     aborted: bool,
-    /// Spare move lists (legal moves, moves with ordering keys), one per ply in use.
-    lists: Vec<(Vec<G::Move>, Vec<(i64, G::Move)>)>,
+    /// Spare move lists, one per ply in use.
+    lists: Vec<MoveLists<G::Move>>,
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
