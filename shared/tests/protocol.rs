@@ -16,13 +16,22 @@ fn rebuild<G: BotzoneGame>(input: &str) -> Result<Match<G>, InputError> {
     Match::rebuild(&turn)
 }
 
-/// Runs a bot on `input` with `flags`; returns (exit status as Result, stdout).
+/// Runs a bot with the generic engines on `input` with `flags`; returns (exit status as
+/// Result, stdout).
 fn run_bot<G: BotzoneGame>(flags: &[&str], input: &str) -> (Result<(), String>, String) {
+    run_with::<G>(&bot::generic_engines(), flags, input)
+}
+
+fn run_with<G: BotzoneGame>(
+    engines: &[bot::EngineSpec<G>],
+    flags: &[&str],
+    input: &str,
+) -> (Result<(), String>, String) {
     let mut argv = vec!["bot"];
     argv.extend_from_slice(flags);
     let args = Args::parse_from(argv);
     let mut out = Vec::new();
-    let result = bot::run::<G>(Instant::now(), &args, &bot::generic_engines(), &mut input.as_bytes(), &mut out);
+    let result = bot::run::<G>(Instant::now(), &args, engines, &mut input.as_bytes(), &mut out);
     (result.map_err(|e| e.to_string()), String::from_utf8(out).unwrap())
 }
 
@@ -228,13 +237,7 @@ fn json_answer_format_is_one_line() {
 
 /// Runs the Ataxx bot with its real engines.
 fn run_ataxx(flags: &[&str], input: &str) -> (Result<(), String>, String) {
-    let mut argv = vec!["ataxx"];
-    argv.extend_from_slice(flags);
-    let args = Args::parse_from(argv);
-    let mut out = Vec::new();
-    let engines = botzone_games::engines::ataxx::engines();
-    let result = bot::run::<ataxx::Position>(Instant::now(), &args, &engines, &mut input.as_bytes(), &mut out);
-    (result.map_err(|e| e.to_string()), String::from_utf8(out).unwrap())
+    run_with::<ataxx::Position>(&botzone_games::engines::ataxx::engines(), flags, input)
 }
 
 #[test]
