@@ -278,3 +278,96 @@ fn nogo_engine_plays_proven_wins_late_in_the_game() {
     }
     assert!(won >= 10, "only {won} won positions");
 }
+
+/// Whether `winner` can force a win from `g` within `plies` plies (exhaustive).
+fn forces_win<G: Game>(g: &G, winner: Player, plies: i32) -> bool {
+    if let Some(o) = g.outcome() {
+        return o == Outcome::Win(winner);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let wins_after = |mv| {
+        let mut c = g.clone();
+        c.play(mv);
+        forces_win(&c, winner, plies - 1)
+    };
+    if g.to_move() == winner {
+        moves.into_iter().any(wins_after)
+    } else {
+        moves.into_iter().all(wins_after)
+    }
+}
+
+/// The default Ataxx alpha-beta (reductions, pruning, aspiration and all) on endgames of
+/// 3-8 empty squares: every win it claims is real and exactly as near as it says (won
+/// scores are kept in the table relative to the node, not the root).
+#[test]
+fn ataxx_alphabeta_claims_only_real_wins_at_their_distance() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let (mut tried, mut checked) = (0, 0);
+    while tried < 300 {
+        let empties = 3 + rng.usize(..6);
+        let mut squares: Vec<u8> = (0..49).collect();
+        rng.shuffle(&mut squares);
+        let (mut first, mut second) = (ataxx::Bitboard::EMPTY, ataxx::Bitboard::EMPTY);
+        for &sq in &squares[empties..] {
+            if rng.bool() {
+                first = first.with(sq);
+            } else {
+                second = second.with(sq);
+            }
+        }
+        let b = Board::new(first, second, Player::First, 100);
+        if b.outcome().is_some() {
+            continue;
+        }
+        tried += 1;
+        let mut moves = Vec::new();
+        b.legal_moves(&mut moves);
+        if check_claimed_win(&b) {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} claimed wins checked");
+}
+
+/// Searches `b` with the default configuration; a claimed win of at most 7 plies must be
+/// a forced win within that many. Returns whether a win was claimed and checked.
+fn check_claimed_win(b: &Board) -> bool {
+    let mut moves = Vec::new();
+    b.legal_moves(&mut moves);
+    let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
+    let (score, best, _) =
+        AlphaBeta::new(config, AtaxxEval::default()).iterate(b, &moves, &Budget::iterations(200_000));
+    let plies = WIN - score;
+    if plies > 7 {
+        return false;
+    }
+    let mut after = *b;
+    after.play(best);
+    assert!(forces_win(&after, b.to_move(), plies - 1), "claimed a win in {plies} plies\n{b}");
+    true
+}
+
+/// A position where the table once made a win in 7 read as a win in 5: a score found at
+/// one ply was reused at another without converting the distance.
+#[test]
+fn ataxx_alphabeta_reads_win_distances_from_the_table_correctly() {
+    let rows = ["OX.XOXO", "OOOOOXO", "XXXXXOO", "XXXOOOX", "OXXXOXX", "OOXXOOX", "OO.X.XX"];
+    let (mut first, mut second) = (ataxx::Bitboard::EMPTY, ataxx::Bitboard::EMPTY);
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let sq = ataxx::Bitboard::square(x as u8, y as u8);
+            match c {
+                'X' => first = first.with(sq),
+                'O' => second = second.with(sq),
+                _ => {}
+            }
+        }
+    }
+    let b = Board::new(first, second, Player::First, 100);
+    assert!(check_claimed_win(&b), "no win claimed\n{b}");
+}

@@ -190,11 +190,12 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let is_pv = beta - alpha > 1;
         if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
             tt_move = e.best;
+            let score = from_tt(e.score, ply);
             if !is_pv && i32::from(e.depth) >= depth {
                 match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower if e.score >= beta => return e.score,
-                    Bound::Upper if e.score <= alpha => return e.score,
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
                     _ => {}
                 }
             }
@@ -265,7 +266,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             Bound::Upper
         };
         self.lists.push((moves, scored));
-        self.tt[slot] = Some(TtEntry { key, depth: depth as i16, score: best, bound, best: best_move });
+        self.tt[slot] = Some(TtEntry { key, depth: depth as i16, score: to_tt(best, ply), bound, best: best_move });
         best
     }
 
@@ -298,6 +299,28 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             }
         }
         best
+    }
+}
+
+/// A won or lost score counts plies from the root; the table keeps it counted from the
+/// node, so that the same position reached at another ply reads the right distance.
+fn to_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN - MAX_PLY {
+        score + ply
+    } else if score <= -WIN + MAX_PLY {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: i32) -> i32 {
+    if score >= WIN - MAX_PLY {
+        score - ply
+    } else if score <= -WIN + MAX_PLY {
+        score + ply
+    } else {
+        score
     }
 }
 
