@@ -74,6 +74,29 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn move_index(mv: Self::Move) -> usize;
 }
 
+/// Whether `winner` can force a win from `game` within `plies` plies (exhaustive search;
+/// for short horizons only).
+pub fn forces_win<G: Game>(game: &G, winner: Player, plies: u32) -> bool {
+    if let Some(outcome) = game.outcome() {
+        return outcome == Outcome::Win(winner);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let wins_after = |mv| {
+        let mut next = game.clone();
+        next.play(mv);
+        forces_win(&next, winner, plies - 1)
+    };
+    if game.to_move() == winner {
+        moves.into_iter().any(wins_after)
+    } else {
+        moves.into_iter().all(wins_after)
+    }
+}
+
 /// A 64-bit mixing function (splitmix64's finaliser) for hashing positions from their
 /// bitboards: every input bit affects every output bit.
 pub const fn mix64(mut x: u64) -> u64 {

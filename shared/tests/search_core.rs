@@ -6,7 +6,7 @@ use botzone_games::ataxx::{self, Board};
 use botzone_games::dots;
 use botzone_games::engines::ataxx::AtaxxEval;
 use botzone_games::engines::dots::BoxDifference;
-use botzone_games::game::{Game, Outcome, Player};
+use botzone_games::game::{forces_win, Game, Outcome, Player};
 use botzone_games::nogo;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
 use botzone_games::search::mcts::{Mcts, MctsConfig, RandomPlayouts};
@@ -279,28 +279,6 @@ fn nogo_engine_plays_proven_wins_late_in_the_game() {
     assert!(won >= 10, "only {won} won positions");
 }
 
-/// Whether `winner` can force a win from `g` within `plies` plies (exhaustive).
-fn forces_win<G: Game>(g: &G, winner: Player, plies: i32) -> bool {
-    if let Some(o) = g.outcome() {
-        return o == Outcome::Win(winner);
-    }
-    if plies == 0 {
-        return false;
-    }
-    let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
-    let wins_after = |mv| {
-        let mut c = g.clone();
-        c.play(mv);
-        forces_win(&c, winner, plies - 1)
-    };
-    if g.to_move() == winner {
-        moves.into_iter().any(wins_after)
-    } else {
-        moves.into_iter().all(wins_after)
-    }
-}
-
 /// The default Ataxx alpha-beta (reductions, pruning, aspiration and all) on endgames of
 /// 3-8 empty squares: every win it claims is real and exactly as near as it says (won
 /// scores are kept in the table relative to the node, not the root).
@@ -348,7 +326,7 @@ fn check_claimed_win(b: &Board) -> bool {
     }
     let mut after = *b;
     after.play(best);
-    assert!(forces_win(&after, b.to_move(), plies - 1), "claimed a win in {plies} plies\n{b}");
+    assert!(forces_win(&after, b.to_move(), (plies - 1) as u32), "claimed a win in {plies} plies\n{b}");
     true
 }
 

@@ -3,7 +3,7 @@
 
 use crate::runner::{Bot, BotSpec, Fault, FaultKind};
 use botzone_games::botzone::{BotzoneGame, Transcript};
-use botzone_games::game::{Outcome, Player};
+use botzone_games::game::{forces_win, Outcome, Player};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -95,28 +95,6 @@ pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> 
 
 /// How far ahead an opening must leave the game undecided.
 const OPEN_PLIES: u32 = 4;
-
-/// Whether `winner` can force a win within `plies` plies from `game`.
-fn forces_win<G: BotzoneGame>(game: &G, winner: Player, plies: u32) -> bool {
-    if let Some(outcome) = game.outcome() {
-        return outcome == Outcome::Win(winner);
-    }
-    if plies == 0 {
-        return false;
-    }
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    let wins_after = |mv| {
-        let mut next = game.clone();
-        next.play(mv);
-        forces_win(&next, winner, plies - 1)
-    };
-    if game.to_move() == winner {
-        moves.into_iter().any(wins_after)
-    } else {
-        moves.into_iter().all(wins_after)
-    }
-}
 
 /// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
 pub fn play_game<G: BotzoneGame>(
