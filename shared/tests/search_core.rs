@@ -3,8 +3,9 @@
 //! behave.
 
 use botzone_games::ataxx::{self, Board};
+use botzone_games::bot::Without;
 use botzone_games::dots;
-use botzone_games::engines::ataxx::AtaxxEval;
+use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::{forces_win, Game, Outcome, Player};
 use botzone_games::nogo;
@@ -305,21 +306,26 @@ fn ataxx_alphabeta_claims_only_real_wins_at_their_distance() {
         tried += 1;
         let mut moves = Vec::new();
         b.legal_moves(&mut moves);
-        if check_claimed_win(&b) {
+        // The engine as it plays (full-width here), and with forward pruning (RFP, LMR and
+        // LMP) left on in the endgame.
+        if check_claimed_win(&b, AtaxxEval::default()) {
+            checked += 1;
+        }
+        if check_claimed_win(&b, AtaxxEval { endgame_empties: None, ..AtaxxEval::default() }) {
             checked += 1;
         }
     }
-    assert!(checked >= 30, "only {checked} claimed wins checked");
+    assert!(checked >= 60, "only {checked} claimed wins checked");
 }
 
-/// Searches `b` with the default configuration; a claimed win of at most 7 plies must be
-/// a forced win within that many. Returns whether a win was claimed and checked.
-fn check_claimed_win(b: &Board) -> bool {
+/// Searches `b` with the `ab` engine's configuration and `eval`; a claimed win of at most
+/// 7 plies must be a forced win within that many. Returns whether a win was claimed and
+/// checked.
+fn check_claimed_win(b: &Board, eval: AtaxxEval) -> bool {
     let mut moves = Vec::new();
     b.legal_moves(&mut moves);
-    let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..AlphaBetaConfig::default() };
-    let (score, best, _) =
-        AlphaBeta::new(config, AtaxxEval::default()).iterate(b, &moves, &Budget::iterations(200_000));
+    let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..ab_config(&Without::default()) };
+    let (score, best, _) = AlphaBeta::new(config, eval).iterate(b, &moves, &Budget::iterations(200_000));
     let plies = WIN - score;
     if plies > 7 {
         return false;
@@ -347,5 +353,5 @@ fn ataxx_alphabeta_reads_win_distances_from_the_table_correctly() {
         }
     }
     let b = Board::new(first, second, Player::First, 100);
-    assert!(check_claimed_win(&b), "no win claimed\n{b}");
+    assert!(check_claimed_win(&b, AtaxxEval::default()), "no win claimed\n{b}");
 }

@@ -4,7 +4,7 @@
 use super::{HasModel, OnModel};
 use crate::ataxx::eval::{self, Weights, HAND_SET, MATERIAL_ONLY, WEIGHTS};
 use crate::ataxx::{Board, Move, Position};
-use crate::bot::{generic_engines, EngineSpec};
+use crate::bot::{generic_engines, EngineSpec, Without};
 use crate::game::{Game, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
@@ -18,23 +18,44 @@ impl HasModel for Position {
 }
 
 /// The evaluation of `ataxx::eval` for alpha-beta, with its weights.
-pub struct AtaxxEval(pub Weights);
+pub struct AtaxxEval {
+    pub weights: Weights,
+    /// At most this many empty squares: the endgame, searched full-width (None: never).
+    pub endgame_empties: Option<u32>,
+}
+
+/// Empty squares from which `ab` searches full-width: few enough that the search reaches
+/// the game's end and proves its result within the turn.
+pub const ENDGAME_EMPTIES: u32 = 8;
+
+impl AtaxxEval {
+    pub fn new(weights: Weights) -> Self {
+        AtaxxEval { weights, endgame_empties: Some(ENDGAME_EMPTIES) }
+    }
+}
 
 impl Default for AtaxxEval {
     fn default() -> Self {
-        AtaxxEval(WEIGHTS)
+        AtaxxEval::new(WEIGHTS)
     }
 }
 
 impl Evaluator<Board> for AtaxxEval {
     fn evaluate(&self, b: &Board) -> i32 {
-        eval::evaluate(b, &self.0)
+        eval::evaluate(b, &self.weights)
     }
     fn hash(&self, b: &Board) -> u64 {
         eval::hash(b)
     }
     fn order(&self, b: &Board, mv: Move) -> i32 {
         eval::move_order(b, mv)
+    }
+    /// A jump that turns at most one piece: it leaves a hole and gains nothing.
+    fn prunable(&self, b: &Board, mv: Move) -> bool {
+        mv.is_jump() && b.flips(mv) <= 1
+    }
+    fn endgame(&self, b: &Board) -> bool {
+        self.endgame_empties.is_some_and(|n| b.empty().count() <= n)
     }
 }
 
@@ -108,27 +129,39 @@ impl Features for Board {
     }
 }
 
+/// The search settings of `ab`, less the features in `without`.
+pub fn ab_config(without: &Without) -> AlphaBetaConfig {
+    let on = AlphaBetaConfig::default();
+    AlphaBetaConfig {
+        late_move_reductions: !without.has("lmr"),
+        late_move_pruning: Some(2).filter(|_| !without.has("lmp")),
+        rfp_margin: on.rfp_margin.filter(|_| !without.has("rfp")),
+        aspiration: on.aspiration.filter(|_| !without.has("aspiration")),
+        ..on
+    }
+}
+
 /// The engines of the `ataxx` bot; the first is the default.
 pub fn engines() -> Vec<EngineSpec<Position>> {
     let mut list = vec![
         EngineSpec {
             name: "ab",
-            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR; eval: material, exposure, exclusive empties, threat",
+            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR, LMP, full-width endgame; eval: material, exposure, exclusive empties, threat",
             features: &[
                 ("lmr", "late-move reductions"),
                 ("rfp", "reverse futility pruning"),
+                ("lmp", "late-move pruning of quiet jumps near the leaves"),
+                ("endgame", "full-width search (no forward pruning) from 8 empty squares"),
                 ("aspiration", "aspiration windows (full window at every depth)"),
                 ("fitted-weights", "the Texel-fitted evaluation weights (off: the hand-set ones)"),
             ],
             make: |_seed, without| {
-                let config = AlphaBetaConfig {
-                    late_move_reductions: !without.has("lmr"),
-                    rfp_margin: AlphaBetaConfig::default().rfp_margin.filter(|_| !without.has("rfp")),
-                    aspiration: AlphaBetaConfig::default().aspiration.filter(|_| !without.has("aspiration")),
-                    ..AlphaBetaConfig::default()
+                let config = ab_config(without);
+                let eval = AtaxxEval {
+                    weights: if without.has("fitted-weights") { HAND_SET } else { WEIGHTS },
+                    endgame_empties: Some(ENDGAME_EMPTIES).filter(|_| !without.has("endgame")),
                 };
-                let weights = if without.has("fitted-weights") { HAND_SET } else { WEIGHTS };
-                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval(weights))))
+                Box::new(OnModel::new(AlphaBeta::new(config, eval)))
             },
         },
         EngineSpec {
@@ -137,7 +170,7 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
             features: &[],
             make: |_seed, _| {
                 let config = AlphaBetaConfig { name: "ab-material", ..AlphaBetaConfig::default() };
-                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval(MATERIAL_ONLY))))
+                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval::new(MATERIAL_ONLY))))
             },
         },
         EngineSpec {

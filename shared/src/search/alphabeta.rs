@@ -1,7 +1,9 @@
 //! Alpha-beta search, generic over [`Game`]: negamax with principal variation search,
 //! iterative deepening, aspiration windows, a transposition table, move ordering (TT
 //! move, a game's own tactical order, killers, history), reverse futility pruning and
-//! late-move reductions, all under the deadline.
+//! late-move reductions and pruning, all under the deadline. Where the evaluator says the
+//! game is in its endgame, the search is full-width (no forward pruning), so that what it
+//! proves within its depth is exact.
 //!
 //! Games where a move can keep the turn (Dots) are handled by comparing the side to move
 //! before and after a move: the child's score is negated only when the side changes.
@@ -42,6 +44,17 @@ pub trait Evaluator<G: Game>: Send {
     fn order(&self, _g: &G, _mv: G::Move) -> i32 {
         0
     }
+
+    /// Whether `mv` is quiet enough that late-move pruning may skip it near the leaves.
+    fn prunable(&self, _g: &G, _mv: G::Move) -> bool {
+        false
+    }
+
+    /// Whether the position is in its endgame, where every move is searched to full
+    /// depth (no reverse futility pruning, late-move reductions or pruning).
+    fn endgame(&self, _g: &G) -> bool {
+        false
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -53,6 +66,10 @@ pub struct AlphaBetaConfig {
     /// Reverse futility pruning margin per remaining ply (None: off).
     pub rfp_margin: Option<i32>,
     pub late_move_reductions: bool,
+    /// Late-move pruning: at non-PV nodes this close to the leaves (in plies), the moves
+    /// the evaluator calls prunable are skipped once `8 * depth` moves have been searched
+    /// (None: off; exact searches leave it off).
+    pub late_move_pruning: Option<i32>,
     pub max_depth: i32,
 }
 
@@ -64,6 +81,7 @@ impl Default for AlphaBetaConfig {
             aspiration: Some(50),
             rfp_margin: Some(120),
             late_move_reductions: true,
+            late_move_pruning: None,
             max_depth: 64,
         }
     }
@@ -200,7 +218,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 }
             }
         }
-        if let Some(margin) = self.config.rfp_margin {
+        // Forward pruning is off in the endgame, so that its results are exact to depth.
+        let full_width = self.eval.endgame(g);
+        if let Some(margin) = self.config.rfp_margin.filter(|_| !full_width) {
             if !is_pv && depth <= 3 && beta.abs() < WIN / 2 {
                 let stand = self.eval.evaluate(g);
                 if stand - margin * depth >= beta {
@@ -215,18 +235,25 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let prune_after = match self.config.late_move_pruning {
+            Some(max_depth) if !is_pv && !full_width && depth <= max_depth && alpha.abs() < WIN / 2 => {
+                8 * depth as usize
+            }
+            _ => usize::MAX,
+        };
+        let reduce = self.config.late_move_reductions && !full_width;
         for i in 0..scored.len() {
             let mv = pick_best(&mut scored, i);
+            if i >= prune_after && Some(mv) != tt_move && self.eval.prunable(g, mv) {
+                continue;
+            }
             let mut child = g.clone();
             child.play(mv);
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1, alpha, beta, ply + 1)
             } else {
-                let reduction = if self.config.late_move_reductions && depth >= 3 && i >= 4 && Some(mv) != tt_move {
-                    1 + (i >= 12) as i32
-                } else {
-                    0
-                };
+                let reduction =
+                    if reduce && depth >= 3 && i >= 4 && Some(mv) != tt_move { 1 + (i >= 12) as i32 } else { 0 };
                 let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if s > alpha && reduction > 0 {
                     s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, ply + 1);

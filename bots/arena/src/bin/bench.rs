@@ -4,8 +4,9 @@
 //! of fixed-budget searches on fixed positions (a refactor that claims no behaviour change
 //! must keep the signature).
 
+use botzone_games::bot::Without;
 use botzone_games::botzone::BotzoneGame;
-use botzone_games::engines::ataxx::AtaxxEval;
+use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
 use botzone_games::engines::dots::solver::Solver;
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::{Game, Player};
@@ -122,7 +123,7 @@ fn dots_alphabeta_time(undrawn: u32, cap: Duration) -> String {
 fn ataxx_ab_speed(label: &str, board: ataxx::Board) {
     let mut moves = Vec::new();
     board.legal_moves(&mut moves);
-    let mut ab = AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval::default());
+    let mut ab = AlphaBeta::new(ab_config(&Without::default()), AtaxxEval::default());
     let start = Instant::now();
     let (score, _, depth) = ab.iterate(&board, &moves, &Budget::iterations(2_000_000));
     let s = start.elapsed().as_secs_f64();

@@ -12,10 +12,11 @@
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
 
 use botzone_games::ataxx::eval::{self, TERMS};
+use botzone_games::bot::Without;
 use botzone_games::botzone::BotzoneGame;
-use botzone_games::engines::ataxx::AtaxxEval;
+use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
 use botzone_games::game::{Game, Player};
-use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use botzone_games::search::alphabeta::AlphaBeta;
 use botzone_games::search::connect4::Connect4;
 use botzone_games::search::mcts;
 use botzone_games::search::memory::{MemoryConfig, MemoryMcts};
@@ -170,7 +171,7 @@ struct Sample {
 /// Self-play of `ab` at `nodes` per move from openings of 6 random plies.
 fn self_play(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut engine = AlphaBeta::new(AlphaBetaConfig::default(), AtaxxEval::default());
+    let mut engine = AlphaBeta::new(ab_config(&Without::default()), AtaxxEval::default());
     let mut samples = Vec::new();
     let mut moves = Vec::new();
     for _ in 0..games {
