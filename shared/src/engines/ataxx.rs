@@ -24,8 +24,9 @@ pub struct AtaxxEval {
     pub endgame_empties: Option<u32>,
 }
 
-/// Empty squares from which `ab` searches full-width: few enough that the search reaches
-/// the game's end and proves its result within the turn.
+/// Empty squares from which `ab` searches full-width. Few empties mean few clones, so
+/// many lines reach the game's end within the search's depth; there forward pruning would
+/// only risk missing a won or lost line (Botzone's blocking rule decides such endgames).
 pub const ENDGAME_EMPTIES: u32 = 8;
 
 impl AtaxxEval {
