@@ -27,6 +27,8 @@ pub struct GameRecord {
     pub reason: String,
     /// The side that lost by a fault, and the fault.
     pub fault: Option<(Player, Fault)>,
+    /// By side (first, second): how often a kept-running bot exited and was restarted.
+    pub restarts: [u32; 2],
 }
 
 impl GameRecord {
@@ -56,6 +58,7 @@ impl GameRecord {
             "result": result,
             "score_a": self.score_a(),
             "reason": self.reason,
+            "restarts": {"first": self.restarts[0], "second": self.restarts[1]},
             "fault": self.fault.as_ref().map(|(p, f)| json!({
                 "by": if *p == Player::First { "first" } else { "second" },
                 "kind": f.kind.name(),
@@ -116,7 +119,7 @@ pub fn play_game<G: BotzoneGame>(
     let mut bots = [Bot::new(first.clone()), Bot::new(second.clone())];
     let mut asked = [0usize; 2];
     let mut turns = Vec::new();
-    let finish = |outcome, reason: String, fault, turns| GameRecord {
+    let finish = |outcome, reason: String, fault, turns, bots: &[Bot; 2]| GameRecord {
         index,
         a_first,
         opening: opening.iter().map(|&m| G::json_move(Some(m))).collect(),
@@ -124,13 +127,14 @@ pub fn play_game<G: BotzoneGame>(
         outcome,
         reason,
         fault,
+        restarts: [bots[0].restarts(), bots[1].restarts()],
     };
     loop {
         if let Some(outcome) = t.game().outcome() {
             for b in &mut bots {
                 b.stop();
             }
-            return finish(outcome, "game over".into(), None, turns);
+            return finish(outcome, "game over".into(), None, turns, &bots);
         }
         let side = t.asked();
         // Botzone gives each bot's first turn twice the limit.
@@ -152,7 +156,7 @@ pub fn play_game<G: BotzoneGame>(
                     b.stop();
                 }
                 let reason = format!("{} by {}: {}", fault.kind.name(), side_name(side), fault.detail);
-                return finish(Outcome::Win(side.other()), reason, Some((side, fault)), turns);
+                return finish(Outcome::Win(side.other()), reason, Some((side, fault)), turns, &bots);
             }
         }
     }

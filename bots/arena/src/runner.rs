@@ -93,6 +93,10 @@ struct Kept {
 pub struct Bot {
     spec: BotSpec,
     kept: Option<Kept>,
+    /// Whether a kept-running process was ever started in this game.
+    started: bool,
+    /// Times a kept-running bot had left (exited after answering) and was started again.
+    restarts: u32,
 }
 
 /// A turn's answer: the move object (or a fault) and the wall time it took.
@@ -103,11 +107,16 @@ pub struct Answer {
 
 impl Bot {
     pub fn new(spec: BotSpec) -> Bot {
-        Bot { spec, kept: None }
+        Bot { spec, kept: None, started: false, restarts: 0 }
     }
 
     /// Asks for one turn's answer. `full_input` is the whole JSON history, `request` this
     /// turn's request alone (what a kept-running bot reads).
+    /// How often this kept-running bot was started again after leaving (0 when fresh).
+    pub fn restarts(&self) -> u32 {
+        self.restarts
+    }
+
     pub fn ask(&mut self, full_input: &str, request: &str, limit: Duration) -> Answer {
         if self.spec.keep_running {
             self.ask_kept(full_input, request, limit)
@@ -161,6 +170,10 @@ impl Bot {
         let start = Instant::now();
         let line = if self.kept.is_some() { request } else { full_input };
         if self.kept.is_none() {
+            // Botzone restarts a bot that exits with the full history, and so does the
+            // judge; counted, since a bot that always exits is not measured kept running.
+            self.restarts += u32::from(self.started);
+            self.started = true;
             match self.start_kept() {
                 Ok(k) => self.kept = Some(k),
                 Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },

@@ -36,6 +36,8 @@ pub struct BotFigures {
     pub total_ms: u64,
     pub max_ms: u64,
     pub faults: BTreeMap<FaultKind, u32>,
+    /// Times the bot, asked to keep running, exited and was started again.
+    pub restarts: u64,
 }
 
 impl BotFigures {
@@ -92,6 +94,8 @@ impl Summary {
             "mean_ms_b": self.b.mean_ms(),
             "max_ms_a": self.a.max_ms,
             "max_ms_b": self.b.max_ms,
+            "restarts_a": self.a.restarts,
+            "restarts_b": self.b.restarts,
             "sprt": self.sprt.map(|(s, d, llr)| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
                 "decision": match d { SprtDecision::H0 => "H0", SprtDecision::H1 => "H1", SprtDecision::Continue => "none" },
@@ -123,6 +127,14 @@ impl Summary {
             self.b.max_ms
         );
         s += &format!("faults: A {}; B {}\n", self.a.faults_text(), self.b.faults_text());
+        for (name, figures) in [("A", &self.a), ("B", &self.b)] {
+            if figures.restarts > 0 {
+                s += &format!(
+                    "keep-running: {name} exited after answering and was restarted {} times: it was not kept running (does its command ask for keep-running mode?)\n",
+                    figures.restarts
+                );
+            }
+        }
         if let Some((sprt, d, llr)) = self.sprt {
             let (lower, upper) = Sprt::bounds();
             s += &format!(
@@ -199,6 +211,9 @@ pub fn run_match<G: BotzoneGame>(cfg: &MatchConfig) -> std::io::Result<Summary> 
                 f.moves += 1;
                 f.total_ms += turn.ms;
                 f.max_ms = f.max_ms.max(turn.ms);
+            }
+            for side in [Player::First, Player::Second] {
+                figures[usize::from(side != a_side)].restarts += u64::from(record.restarts[side.index()]);
             }
             if let Some((side, fault)) = &record.fault {
                 *figures[usize::from(*side != a_side)].faults.entry(fault.kind).or_default() += 1;

@@ -184,30 +184,45 @@ fn sprt_stops_early_on_a_clear_result() {
     assert!(s["games"].as_u64().unwrap() < 400);
 }
 
+/// Two games with both bots asked to keep running; `bot` is their command. The summary
+/// comes as JSON or as text.
+fn kept_running_match(bot: &str, json: bool) -> (i32, String, String) {
+    let mut args = vec!["dots", "--a", bot, "--b", bot, "--keep-running-a", "--keep-running-b"];
+    args.extend(["--games", "2", "--time-ms", "500", "--quiet"]);
+    if json {
+        args.push("--json");
+    }
+    arena(&args)
+}
+
 #[test]
 fn kept_running_bots_play_whole_games() {
-    let bot = fake("random", "dots");
-    let (code, stdout, stderr) = arena(&[
-        "dots",
-        "--a",
-        &bot,
-        "--b",
-        &bot,
-        "--keep-running-a",
-        "--keep-running-b",
-        "--games",
-        "2",
-        "--time-ms",
-        "500",
-        "--json",
-        "--quiet",
-    ]);
+    // The bot's own flag makes it stay (Pencil's pass turns included).
+    let bot = format!("{} --keep-running", fake("random", "dots"));
+    let (code, stdout, stderr) = kept_running_match(&bot, true);
     assert_eq!(code, 0, "{stderr}");
     let s: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(s["games"], 2);
     assert_eq!(s["faults_a"]["crash"], 0, "{s}");
     assert_eq!(s["faults_a"]["illegal"], 0, "{s}");
     assert_eq!(s["faults_b"]["illegal"], 0, "{s}");
+    assert_eq!(s["restarts_a"], 0, "{s}");
+    assert_eq!(s["restarts_b"], 0, "{s}");
+}
+
+#[test]
+fn a_bot_that_leaves_keep_running_is_restarted_and_reported() {
+    // Without its flag the bot exits after each answer: the judge restarts it with the
+    // full history, as Botzone does, and says so, since nothing was kept.
+    let bot = fake("random", "dots");
+    let (code, stdout, stderr) = kept_running_match(&bot, true);
+    assert_eq!(code, 0, "{stderr}");
+    let s: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(s["faults_a"]["crash"], 0, "{s}");
+    assert!(s["restarts_a"].as_u64().unwrap() >= 20, "{s}");
+    assert!(s["restarts_b"].as_u64().unwrap() >= 20, "{s}");
+    let (_, text, _) = kept_running_match(&bot, false);
+    assert!(text.contains("keep-running: A exited after answering and was restarted"), "{text}");
 }
 
 #[test]
