@@ -110,13 +110,13 @@ impl Bot {
         Bot { spec, kept: None, started: false, restarts: 0 }
     }
 
-    /// Asks for one turn's answer. `full_input` is the whole JSON history, `request` this
-    /// turn's request alone (what a kept-running bot reads).
     /// How often this kept-running bot was started again after leaving (0 when fresh).
     pub fn restarts(&self) -> u32 {
         self.restarts
     }
 
+    /// Asks for one turn's answer. `full_input` is the whole JSON history, `request` this
+    /// turn's request alone (what a kept-running bot reads).
     pub fn ask(&mut self, full_input: &str, request: &str, limit: Duration) -> Answer {
         if self.spec.keep_running {
             self.ask_kept(full_input, request, limit)
