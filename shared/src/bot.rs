@@ -272,8 +272,9 @@ fn write_info<G: BotzoneGame>(args: &Args, game: &G, output: &mut dyn Write) -> 
 }
 
 /// The least time a bot leaves between its deadline and the input's limit. On a loaded
-/// 2-core machine (two matches at once) answers came up to 33 ms after the deadline, from
-/// process start-up and scheduling; at Botzone's 1000 ms the 10% margin (100 ms) covers it.
+/// 2-core machine answers came up to 33 ms after the deadline (process start-up and
+/// scheduling), and about one in a few thousand 35-60 ms; at Botzone's 1000 ms the 10%
+/// margin (100 ms) covers both.
 const SHORT_LIMIT_MARGIN_MS: u64 = 35;
 
 /// The search budget of one turn: `--nodes` alone fixes the work and ignores the clock;

@@ -93,10 +93,9 @@ struct Kept {
 pub struct Bot {
     spec: BotSpec,
     kept: Option<Kept>,
-    /// Whether a kept-running process was ever started in this game.
-    started: bool,
-    /// Times a kept-running bot had left (exited after answering) and was started again.
-    restarts: u32,
+    /// Kept-running processes started in this game: more than one means the bot left
+    /// (exited after answering) and was started again.
+    starts: u32,
 }
 
 /// A turn's answer: the move object (or a fault) and the wall time it took.
@@ -107,12 +106,12 @@ pub struct Answer {
 
 impl Bot {
     pub fn new(spec: BotSpec) -> Bot {
-        Bot { spec, kept: None, started: false, restarts: 0 }
+        Bot { spec, kept: None, starts: 0 }
     }
 
     /// How often this kept-running bot was started again after leaving (0 when fresh).
     pub fn restarts(&self) -> u32 {
-        self.restarts
+        self.starts.saturating_sub(1)
     }
 
     /// Asks for one turn's answer. `full_input` is the whole JSON history, `request` this
@@ -172,8 +171,7 @@ impl Bot {
         if self.kept.is_none() {
             // Botzone restarts a bot that exits with the full history, and so does the
             // judge; counted, since a bot that always exits is not measured kept running.
-            self.restarts += u32::from(self.started);
-            self.started = true;
+            self.starts += 1;
             match self.start_kept() {
                 Ok(k) => self.kept = Some(k),
                 Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },

@@ -190,14 +190,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             return 0;
         }
         if let Some(outcome) = g.outcome() {
-            let s = self.eval.terminal(g, outcome);
-            return if s >= WIN - MAX_PLY {
-                s - ply
-            } else if s <= -WIN + MAX_PLY {
-                s + ply
-            } else {
-                s
-            };
+            return farther_from_end(self.eval.terminal(g, outcome), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.eval.evaluate(g);
@@ -208,7 +201,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let is_pv = beta - alpha > 1;
         if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
             tt_move = e.best;
-            let score = from_tt(e.score, ply);
+            let score = farther_from_end(e.score, ply);
             if !is_pv && i32::from(e.depth) >= depth {
                 match e.bound {
                     Bound::Exact => return score,
@@ -293,7 +286,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             Bound::Upper
         };
         self.lists.push((moves, scored));
-        self.tt[slot] = Some(TtEntry { key, depth: depth as i16, score: to_tt(best, ply), bound, best: best_move });
+        self.tt[slot] =
+            Some(TtEntry { key, depth: depth as i16, score: farther_from_end(best, -ply), bound, best: best_move });
         best
     }
 
@@ -329,23 +323,15 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 }
 
-/// A won or lost score counts plies from the root; the table keeps it counted from the
-/// node, so that the same position reached at another ply reads the right distance.
-fn to_tt(score: i32, ply: i32) -> i32 {
+/// A won or lost score (`WIN - plies to the end`) seen `plies` further from the game's
+/// end (negative: nearer); other scores are unchanged. Scores count plies from the root,
+/// the table keeps them counted from the node, so that the same position reached at
+/// another ply reads the right distance.
+fn farther_from_end(score: i32, plies: i32) -> i32 {
     if score >= WIN - MAX_PLY {
-        score + ply
+        score - plies
     } else if score <= -WIN + MAX_PLY {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: i32) -> i32 {
-    if score >= WIN - MAX_PLY {
-        score - ply
-    } else if score <= -WIN + MAX_PLY {
-        score + ply
+        score + plies
     } else {
         score
     }

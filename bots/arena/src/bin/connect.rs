@@ -96,8 +96,9 @@ fn answer<G: BotzoneGame>(state: &mut MatchState, request_line: &str, limit: Dur
     };
     let first_turn = state.answered == 0;
     state.answered += 1;
+    let restarts_before = state.bot.restarts();
     let reply = state.bot.ask(&input, &request.to_string(), if first_turn { 2 * limit } else { limit });
-    if state.bot.restarts() == 1 {
+    if restarts_before == 0 && state.bot.restarts() == 1 {
         eprintln!("connect: the bot exited after answering and runs afresh each turn: give its command its own --keep-running flag");
     }
     let legal = |mv: Option<G::Move>| match mv {
