@@ -170,7 +170,7 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
             about: "the same alpha-beta with a material-only evaluation (measures the evaluation's terms)",
             features: &[],
             make: |_seed, _| {
-                let config = AlphaBetaConfig { name: "ab-material", ..AlphaBetaConfig::default() };
+                let config = AlphaBetaConfig { name: "ab-material", ..ab_config(&Without::default()) };
                 Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval::new(MATERIAL_ONLY))))
             },
         },
