@@ -1,31 +1,26 @@
 //! The Botzone protocol: reading a turn's input (full JSON or simplified interaction),
-//! rebuilding the position from its history with every move checked, and writing the
-//! answer. See `../shared/docs/botzone.md`, section 1.
+//! rebuilding the position from its history with every move checked, kept-running
+//! request lines, and writing the answer. The rules themselves are each game's
+//! [`Rules`]; `docs/botzone.md` describes the protocol and the judges.
 
-use crate::game::{Game, Player};
+use crate::game::{Player, Rules};
 use serde_json::{json, Map, Value};
 use std::fmt;
 
-/// What a game needs beyond [`Game`] to speak Botzone.
-pub trait BotzoneGame: Game + fmt::Display {
-    /// The game's name on the command line and in error messages.
-    const NAME: &'static str;
+/// How a game's moves are written in Botzone's protocol.
+pub trait BotzoneGame: Rules {
     /// Whether Botzone's simplified interaction (plain integers) is defined for the game.
     const SIMPLE_IO: bool;
     /// How many integers a move takes in simplified interaction.
     const SIMPLE_FIELDS: usize;
 
-    fn start() -> Self;
-
     /// A request or response object; `None` for the "no move" form (all fields -1).
+    /// An error says why the value is not a move of this game (its form, not its legality).
     fn parse_json_move(value: &Value) -> Result<Option<Self::Move>, String>;
     fn json_move(mv: Option<Self::Move>) -> Value;
     /// The same move as simplified interaction integers.
     fn parse_simple_move(fields: &[i64]) -> Result<Option<Self::Move>, String>;
     fn simple_move(mv: Option<Self::Move>) -> String;
-
-    /// Plays `mv` if it is legal here, else says why not.
-    fn try_play(&mut self, mv: Self::Move) -> Result<(), String>;
 
     /// The request that tells the next player about `mv` (`None`: a pass or the start).
     /// Pencil adds `pass: 1` when the sender moves again and the receiver must pass.
@@ -37,55 +32,26 @@ pub trait BotzoneGame: Game + fmt::Display {
     fn request_claims_extra_turn(_request: &Value) -> Option<bool> {
         None
     }
-
-    /// Moves our bot never plays at the root although the judge allows them (a course
-    /// rule: NoGo's black may not open at the centre).
-    fn avoid_at_root(&self, _mv: Self::Move) -> bool {
-        false
-    }
-
-    /// Whether a random opening may use this move (Pencil: only edges that take no box).
-    fn fits_random_opening(&self, _mv: Self::Move) -> bool {
-        true
-    }
-
-    /// Every response the judge accepts (moves, not pass) — for `--legal`.
-    fn legal_responses(&self) -> Vec<Self::Move> {
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        moves
-    }
-
-    /// Leaf count `depth` plies ahead.
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 || self.outcome().is_some() {
-            return u64::from(depth == 0 && self.outcome().is_none());
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = self.clone();
-                child.play(mv);
-                child.perft(depth - 1)
-            })
-            .sum()
-    }
 }
 
 /// Why an input could not be answered. Shown as one line on stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InputError {
-    /// The input is not a Botzone turn at all.
+    /// The input is not a Botzone turn at all (not JSON, wrong shape, missing lists).
     Syntax(String),
-    /// The history contains a move the judge would reject.
-    Illegal { turn: usize, entry: Entry, mv: String, reason: String },
+    /// An entry of the history is not a move of this game (wrong fields, off the board).
+    Malformed { at: At, text: String, reason: String },
+    /// A well-formed move that the judge would reject.
+    Illegal { at: At, mv: String, reason: String },
     /// The history is legal but the game is already over.
     GameOver { turn: usize },
+}
+
+/// Where in the history an entry stands: Botzone's turn number and which list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub turn: usize,
+    pub entry: Entry,
 }
 
 /// Which list of the history an entry comes from.
@@ -95,17 +61,22 @@ pub enum Entry {
     Response,
 }
 
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let which = match self.entry {
+            Entry::Request => "request",
+            Entry::Response => "response",
+        };
+        write!(f, "turn {}, {which}", self.turn)
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             InputError::Syntax(what) => write!(f, "bad input: {what}"),
-            InputError::Illegal { turn, entry, mv, reason } => {
-                let which = match entry {
-                    Entry::Request => "request",
-                    Entry::Response => "response",
-                };
-                write!(f, "illegal move in history: turn {turn}, {which} {mv}: {reason}")
-            }
+            InputError::Malformed { at, text, reason } => write!(f, "bad move in history: {at} {text}: {reason}"),
+            InputError::Illegal { at, mv, reason } => write!(f, "illegal move in history: {at} {mv}: {reason}"),
             InputError::GameOver { turn } => {
                 write!(f, "bad input: the game is already over at turn {turn}, nothing to answer")
             }
@@ -137,6 +108,8 @@ pub struct Turn<M> {
     pub extra_turn_claims: Vec<Option<bool>>,
     /// The `time_limit` field, if any, in milliseconds.
     pub time_limit_ms: Option<u64>,
+    /// Optional fields that could not be read and were ignored (for stderr).
+    pub warnings: Vec<String>,
 }
 
 impl<M> Turn<M> {
@@ -200,19 +173,17 @@ fn parse_json_turn<G: BotzoneGame>(line: &str) -> Result<Turn<G::Move>, InputErr
         values
             .iter()
             .enumerate()
-            .map(|(turn, v)| {
-                G::parse_json_move(v).map_err(|reason| InputError::Illegal {
-                    turn,
-                    entry,
-                    mv: clip(&v.to_string()),
-                    reason,
-                })
-            })
+            .map(|(turn, v)| parse_json_entry::<G>(v, At { turn, entry }))
             .collect::<Result<Vec<_>, _>>()
     };
+    // An optional field that can't be read must not lose the game: ignored, with a word.
+    let mut warnings = Vec::new();
     let time_limit_ms = match object.get("time_limit") {
         None | Some(Value::Null) => None,
-        Some(v) => Some(time_limit_ms(v).ok_or_else(|| syntax(format!("bad time_limit {v}")))?),
+        Some(v) => time_limit_ms(v).or_else(|| {
+            warnings.push(format!("time_limit {} is not a positive number of seconds: ignored", clip(&v.to_string())));
+            None
+        }),
     };
     Ok(Turn {
         format: Format::Json,
@@ -220,13 +191,21 @@ fn parse_json_turn<G: BotzoneGame>(line: &str) -> Result<Turn<G::Move>, InputErr
         responses: parse_all(responses, Entry::Response)?,
         extra_turn_claims: requests.iter().map(G::request_claims_extra_turn).collect(),
         time_limit_ms,
+        warnings,
     })
 }
 
+fn parse_json_entry<G: BotzoneGame>(value: &Value, at: At) -> Result<Option<G::Move>, InputError> {
+    G::parse_json_move(value).map_err(|reason| InputError::Malformed { at, text: clip(&value.to_string()), reason })
+}
+
 /// Botzone documents `time_limit` without a unit: small numbers are read as seconds,
-/// larger ones as milliseconds.
+/// larger ones as milliseconds. A number in a string is read the same way.
 fn time_limit_ms(v: &Value) -> Option<u64> {
-    let t = v.as_f64()?;
+    let t = match v {
+        Value::String(text) => text.trim().parse::<f64>().ok()?,
+        _ => v.as_f64()?,
+    };
     if !(t > 0.0 && t.is_finite()) {
         return None;
     }
@@ -249,10 +228,9 @@ fn parse_simple_turn<G: BotzoneGame>(
         let (turn, entry) = (k / 2, if k % 2 == 0 { Entry::Request } else { Entry::Response });
         let line =
             more_lines().ok_or_else(|| syntax(format!("input ends after {k} of the {} move lines", 2 * n - 1)))?;
-        let mv = parse_simple_line::<G>(&line).map_err(|reason| InputError::Illegal {
-            turn,
-            entry,
-            mv: format!("{:?}", clip(line.trim())),
+        let mv = parse_simple_line::<G>(&line).map_err(|reason| InputError::Malformed {
+            at: At { turn, entry },
+            text: format!("{:?}", clip(line.trim())),
             reason,
         })?;
         match entry {
@@ -266,6 +244,7 @@ fn parse_simple_turn<G: BotzoneGame>(
         requests,
         responses,
         time_limit_ms: None,
+        warnings: Vec::new(),
     })
 }
 
@@ -292,7 +271,8 @@ pub fn move_object(value: &Value) -> Result<&Map<String, Value>, String> {
     value.as_object().ok_or_else(|| format!("a move must be a JSON object, got {value}"))
 }
 
-/// A game rebuilt from a Botzone history, from our side's point of view.
+/// A game rebuilt from a Botzone history, from our side's point of view, with the history
+/// kept in Botzone's JSON form (what a fresh bot process is fed).
 #[derive(Debug, Clone)]
 pub struct Match<G: BotzoneGame> {
     pub game: G,
@@ -301,6 +281,14 @@ pub struct Match<G: BotzoneGame> {
     pub moves: Vec<G::Move>,
     /// The next Botzone turn number (requests received so far).
     pub turn: usize,
+    /// How the input was written: answers go back in the same form.
+    pub format: Format,
+    /// The input's `time_limit`, in milliseconds, if it gave one.
+    pub time_limit_ms: Option<u64>,
+    /// Fields that could not be read and were ignored, not yet reported.
+    pub warnings: Vec<String>,
+    requests: Vec<Value>,
+    responses: Vec<Value>,
 }
 
 impl<G: BotzoneGame> Match<G> {
@@ -315,29 +303,72 @@ impl<G: BotzoneGame> Match<G> {
     /// Replays a whole history with every move checked.
     pub fn rebuild(turn: &Turn<G::Move>) -> Result<Match<G>, InputError> {
         let us = if turn.requests[0].is_none() { Player::First } else { Player::Second };
-        let mut m = Match { game: G::start(), us, moves: Vec::new(), turn: 0 };
+        let mut m = Match {
+            game: G::start(),
+            us,
+            moves: Vec::new(),
+            turn: 0,
+            format: turn.format,
+            time_limit_ms: turn.time_limit_ms,
+            warnings: turn.warnings.clone(),
+            requests: Vec::new(),
+            responses: Vec::new(),
+        };
         for (k, request) in turn.requests.iter().enumerate() {
             if k > 0 {
-                m.apply(k - 1, Entry::Response, turn.responses[k - 1])?;
+                m.apply_response(turn.responses[k - 1])?;
             }
             m.apply_request(*request, turn.extra_turn_claims.get(k).copied().flatten())?;
         }
         Ok(m)
     }
 
+    /// Applies one line of a kept-running bot's input: this turn's request in the match's
+    /// form, or a whole new history (Botzone may send one), which replaces the match.
+    pub fn apply_line(&mut self, line: &str) -> Result<(), InputError> {
+        let line = line.trim();
+        if line.starts_with('{') && line.contains("\"requests\"") {
+            let turn = parse_turn::<G>(line, &mut || None)?;
+            let time_limit_ms = turn.time_limit_ms.or(self.time_limit_ms);
+            *self = Match::rebuild(&turn)?;
+            self.time_limit_ms = time_limit_ms;
+            return Ok(());
+        }
+        let at = At { turn: self.turn, entry: Entry::Request };
+        let (request, claim) = match self.format {
+            Format::Simple => (
+                parse_simple_line::<G>(line).map_err(|reason| InputError::Malformed {
+                    at,
+                    text: format!("{:?}", clip(line)),
+                    reason,
+                })?,
+                None,
+            ),
+            Format::Json => {
+                let value: Value = serde_json::from_str(line).map_err(|e| InputError::Malformed {
+                    at,
+                    text: clip(line),
+                    reason: format!("invalid JSON: {e}"),
+                })?;
+                (parse_json_entry::<G>(&value, at)?, G::request_claims_extra_turn(&value))
+            }
+        };
+        self.apply_request(request, claim)
+    }
+
     /// Applies this turn's request (the opponent's last answer). Our colour is fixed by
     /// the first request, which for the first player is the "no move" form.
     pub fn apply_request(&mut self, request: Option<G::Move>, extra_turn: Option<bool>) -> Result<(), InputError> {
         let k = self.turn;
+        let at = At { turn: k, entry: Entry::Request };
         if !(k == 0 && self.us == Player::First) {
-            self.apply(k, Entry::Request, request)?;
+            self.apply(at, request)?;
         }
         if let Some(claim) = extra_turn {
             let opponent_moves_again = self.game.outcome().is_none() && self.game.to_move() != self.us;
             if claim != opponent_moves_again {
                 return Err(InputError::Illegal {
-                    turn: k,
-                    entry: Entry::Request,
+                    at,
                     mv: G::json_move(request).to_string(),
                     reason: format!(
                         "pass flag is {} but the opponent {} move again",
@@ -347,6 +378,10 @@ impl<G: BotzoneGame> Match<G> {
                 });
             }
         }
+        self.requests.push(match extra_turn {
+            Some(claim) => G::request_json(request, claim),
+            None => G::json_move(request),
+        });
         self.turn += 1;
         if self.game.outcome().is_some() {
             return Err(InputError::GameOver { turn: k });
@@ -354,9 +389,11 @@ impl<G: BotzoneGame> Match<G> {
         Ok(())
     }
 
-    /// Applies our own answer for the current turn (keep-running mode).
+    /// Applies our own answer for the current turn.
     pub fn apply_response(&mut self, response: Option<G::Move>) -> Result<(), InputError> {
-        self.apply(self.turn - 1, Entry::Response, response)
+        self.apply(At { turn: self.turn - 1, entry: Entry::Response }, response)?;
+        self.responses.push(G::json_move(response));
+        Ok(())
     }
 
     /// Whether the rules let us move now (false: we must answer with a pass).
@@ -364,11 +401,27 @@ impl<G: BotzoneGame> Match<G> {
         self.game.to_move() == self.us
     }
 
-    fn apply(&mut self, turn: usize, entry: Entry, mv: Option<G::Move>) -> Result<(), InputError> {
-        let by = if entry == Entry::Response { self.us } else { self.us.other() };
-        let illegal = |mv: String, reason: String| InputError::Illegal { turn, entry, mv, reason };
+    /// Why the judge would reject `answer` from us now, if it would: a pass is due exactly
+    /// when it is not our move, else the move must be legal.
+    pub fn check(&self, answer: Option<G::Move>) -> Result<(), String> {
+        check_answer(&self.game, self.us, answer)
+    }
+
+    /// This turn's request in JSON (what a kept-running bot reads).
+    pub fn last_request_json(&self) -> &Value {
+        self.requests.last().expect("a match has at least one request")
+    }
+
+    /// The whole history as Botzone's JSON input (what a fresh bot process reads).
+    pub fn history_json(&self) -> Value {
+        json!({"requests": self.requests, "responses": self.responses})
+    }
+
+    fn apply(&mut self, at: At, mv: Option<G::Move>) -> Result<(), InputError> {
+        let by = if at.entry == Entry::Response { self.us } else { self.us.other() };
+        let illegal = |mv: String, reason: String| InputError::Illegal { at, mv, reason };
         if self.game.outcome().is_some() {
-            return Err(InputError::GameOver { turn });
+            return Err(InputError::GameOver { turn: at.turn });
         }
         match mv {
             None if self.game.to_move() == by => {
@@ -387,6 +440,20 @@ impl<G: BotzoneGame> Match<G> {
     }
 }
 
+/// The judge's verdict on `answer` from `by` in `game`: a pass exactly when the rules give
+/// the move to the other side (Pencil after a completed box), else a legal move.
+fn check_answer<G: Rules>(game: &G, by: Player, answer: Option<G::Move>) -> Result<(), String> {
+    if game.outcome().is_some() {
+        return Err("the game is over".into());
+    }
+    match (answer, game.to_move() == by) {
+        (None, true) => Err("answered with a pass but it had to move".into()),
+        (Some(_), false) => Err("moved but had to pass: the opponent moves again".into()),
+        (Some(mv), true) => game.clone().try_play(mv),
+        (None, false) => Ok(()),
+    }
+}
+
 /// Our answer in the input's format: a JSON line `{"response":..,"debug":..}`, or the
 /// simplified move line followed by the debug line.
 pub fn format_answer<G: BotzoneGame>(format: Format, mv: Option<G::Move>, debug: &str) -> String {
@@ -398,21 +465,6 @@ pub fn format_answer<G: BotzoneGame>(format: Format, mv: Option<G::Move>, debug:
 
 /// The marker that asks Botzone to keep the process running between turns.
 pub const KEEP_RUNNING_MARKER: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
-
-/// Parses the one-line request of a kept-running turn.
-pub fn parse_request_line<G: BotzoneGame>(
-    format: Format,
-    line: &str,
-) -> Result<(Option<G::Move>, Option<bool>), String> {
-    let line = line.trim();
-    match format {
-        Format::Simple => parse_simple_line::<G>(line).map(|mv| (mv, None)),
-        Format::Json => {
-            let value: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-            Ok((G::parse_json_move(&value)?, G::request_claims_extra_turn(&value)))
-        }
-    }
-}
 
 /// A game as the Botzone platform runs it: the two players are asked strictly in turn,
 /// each request carries the other player's last answer, and in Pencil a player whose
@@ -475,19 +527,17 @@ impl<G: BotzoneGame> Transcript<G> {
         self.requests[self.asked.index()].last().expect("the asked player always has a request")
     }
 
+    /// Why the judge would reject `answer` from the asked player now, if it would.
+    pub fn check(&self, answer: Option<G::Move>) -> Result<(), String> {
+        check_answer(&self.game, self.asked, answer)
+    }
+
     /// Records the asked player's answer, or says why the judge rejects it.
     pub fn answer(&mut self, answer: Option<G::Move>) -> Result<(), String> {
-        if self.game.outcome().is_some() {
-            return Err("the game is over".into());
-        }
-        match (answer, self.must_pass()) {
-            (None, false) => return Err("answered with a pass but it had to move".into()),
-            (Some(_), true) => return Err("moved but had to pass: the opponent moves again".into()),
-            (Some(mv), false) => {
-                self.game.try_play(mv)?;
-                self.moves.push(mv);
-            }
-            (None, true) => {}
+        self.check(answer)?;
+        if let Some(mv) = answer {
+            self.game.play(mv);
+            self.moves.push(mv);
         }
         let me = self.asked;
         self.responses[me.index()].push(G::json_move(answer));

@@ -1,6 +1,6 @@
 //! The small interface that search code uses without knowing the game.
 
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
 use std::hash::Hash;
 
 /// The two sides. `First` moves first: Black in Ataxx and NoGo, Red in Pencil.
@@ -72,6 +72,52 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A dense index of a move in `0..MOVE_SPACE`, the same for the same move in any
     /// position (RAVE shares statistics between positions by it).
     fn move_index(mv: Self::Move) -> usize;
+}
+
+/// A game's exact rules as a judge applies them: the start position, checked moves, and
+/// every answer the judge accepts. (Search needs only [`Game`]; the protocol, the arena
+/// and the front ends need this.)
+pub trait Rules: Game + fmt::Display {
+    /// The game's name on the command line and in error messages.
+    const NAME: &'static str;
+
+    fn start() -> Self;
+
+    /// Plays `mv` if it is legal here, else says why not.
+    fn try_play(&mut self, mv: Self::Move) -> Result<(), String>;
+
+    /// Every answer the judge accepts (moves, not pass): for `--legal`. Ataxx's judge
+    /// accepts a clone from any neighbouring piece, so it lists more than `legal_moves`.
+    fn legal_responses(&self) -> Vec<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves
+    }
+
+    /// Leaf count `depth` plies ahead.
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+}
+
+/// Leaf count `depth` plies ahead, counting the last ply in bulk.
+pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    if depth == 0 || game.outcome().is_some() {
+        return u64::from(depth == 0 && game.outcome().is_none());
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = game.clone();
+            child.play(mv);
+            perft(&child, depth - 1)
+        })
+        .sum()
 }
 
 /// Whether `winner` can force a win from `game` within `plies` plies (exhaustive search;

@@ -1,11 +1,12 @@
 //! Rules of Ataxx, NoGo and Dots-and-Boxes exactly as Botzone's judges apply them,
-//! the Botzone input/output protocol, and the search engines our bots share.
+//! the Botzone protocol, and the search engines our bots share.
 //!
-//! Dependencies point one way: `bot` -> `search` -> `game` <- each game's rules.
-//! The rules modules (`ataxx`, `nogo`, `dots`) never import `search`.
+//! Dependencies point one way: `engines` -> `search` -> `game` <- each game's rules
+//! (`ataxx`, `nogo`, `dots`, which never import `search`); `botzone` speaks the protocol
+//! over each game's [`game::Rules`]. The command line lives in the bots' `frontend`
+//! crate, not here.
 
 pub mod ataxx;
-pub mod bot;
 pub mod botzone;
 pub mod dots;
 pub mod engines;

@@ -3,10 +3,10 @@
 //! behave.
 
 use botzone_games::ataxx::{self, Board};
-use botzone_games::bot::Without;
 use botzone_games::dots;
 use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
 use botzone_games::engines::dots::BoxDifference;
+use botzone_games::engines::Without;
 use botzone_games::game::{forces_win, Game, Outcome, Player};
 use botzone_games::nogo;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
@@ -262,7 +262,7 @@ fn early_stop_ends_a_search_with_one_obvious_move() {
 /// minimax says the side to move wins, the engine's move wins too (and says it was proven).
 #[test]
 fn nogo_engine_plays_proven_wins_late_in_the_game() {
-    let make = botzone_games::engines::nogo::engines()[0].make;
+    let make = botzone_games::engines::nogo::registry().engines[0].make;
     let mut won = 0;
     for g in small_nogo_positions(40, 12, 3) {
         if minimax(&g, &NoEval, 0) < WIN / 2 {

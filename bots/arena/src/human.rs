@@ -2,7 +2,7 @@
 //! GUI's functions: new game, undo, save and load (the file is the Botzone JSON history,
 //! so a saved game is also a fixture), quit.
 
-use crate::judge::input_with_limit;
+use crate::judge::{ask_move, input_with_limit, side_name};
 use crate::runner::{Bot, BotSpec};
 use botzone_games::botzone::{parse_simple_line, BotzoneGame, Match, Transcript};
 use botzone_games::game::{Outcome, Player};
@@ -76,14 +76,6 @@ impl<G: BotzoneGame> Session<G> {
     }
 }
 
-fn side_name(p: Player) -> &'static str {
-    if p == Player::First {
-        "first"
-    } else {
-        "second"
-    }
-}
-
 pub fn play<G: BotzoneGame>(
     bot_spec: BotSpec,
     human: Player,
@@ -102,15 +94,17 @@ pub fn play<G: BotzoneGame>(
             let t = &s.transcript;
             let turn_limit = if bot_asked { limit } else { 2 * limit };
             bot_asked = true;
-            let answer = bot.ask(&input_with_limit(t, limit), &t.last_request().to_string(), turn_limit);
-            let verdict = answer.response.map_err(|f| format!("{}: {}", f.kind.name(), f.detail)).and_then(|v| {
-                let mv = G::parse_json_move(&v).map_err(|e| format!("illegal: {v}: {e}"))?;
-                s.answer(mv).map_err(|e| format!("illegal: {v}: {e}"))?;
-                Ok(v)
-            });
+            let asked =
+                ask_move::<G>(&mut bot, &input_with_limit(t, limit), &t.last_request().to_string(), turn_limit, |mv| {
+                    t.check(mv)
+                });
+            let verdict = asked.answer.map_err(|f| format!("{}: {}", f.kind.name(), f.detail));
+            if let Ok((mv, _)) = verdict {
+                s.answer(mv).expect("checked by ask_move");
+            }
             match verdict {
-                Ok(v) if v["x"] == -1 || v["x0"] == -1 => writeln!(out, "bot passes")?,
-                Ok(v) => writeln!(out, "bot plays {v} ({} ms)", answer.elapsed.as_millis())?,
+                Ok((None, _)) => writeln!(out, "bot passes")?,
+                Ok((Some(_), v)) => writeln!(out, "bot plays {v} ({} ms)", asked.elapsed.as_millis())?,
                 Err(e) => {
                     writeln!(out, "the bot faulted ({e}): you win")?;
                     s.bot_fault = Some(e);

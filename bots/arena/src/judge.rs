@@ -1,6 +1,8 @@
 //! One game between two bots, adjudicated with the shared crate's rules through Botzone's
-//! turn order (Pencil's pass turns included).
+//! turn order (Pencil's pass turns included), and the one way every tool asks a bot for a
+//! turn ([`ask_move`]).
 
+use crate::games::ArenaGame;
 use crate::runner::{Bot, BotSpec, Fault, FaultKind};
 use botzone_games::botzone::{BotzoneGame, Transcript};
 use botzone_games::game::{forces_win, Outcome, Player};
@@ -72,13 +74,13 @@ impl GameRecord {
 /// `OPEN_PLIES` plies (a random Ataxx opening can leave a side one or two captures from
 /// losing every piece: both games of its pair end at once and tell nothing about the
 /// bots); in Pencil only edges that complete no box.
-pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> Vec<G::Move> {
+pub fn random_opening<G: ArenaGame>(plies: usize, rng: &mut fastrand::Rng) -> Vec<G::Move> {
     'attempt: for _ in 0..100 {
         let mut t = Transcript::<G>::new();
         let mut moves = Vec::new();
         for _ in 0..plies {
             t.game().legal_moves(&mut moves);
-            moves.retain(|&m| t.game().fits_random_opening(m) && !t.game().avoid_at_root(m));
+            moves.retain(|&m| t.game().fits_random_opening(m));
             if moves.is_empty() {
                 continue 'attempt;
             }
@@ -100,7 +102,7 @@ pub fn random_opening<G: BotzoneGame>(plies: usize, rng: &mut fastrand::Rng) -> 
 const OPEN_PLIES: u32 = 4;
 
 /// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
-pub fn play_game<G: BotzoneGame>(
+pub fn play_game<G: ArenaGame>(
     index: usize,
     specs: [&BotSpec; 2],
     a_first: bool,
@@ -140,16 +142,19 @@ pub fn play_game<G: BotzoneGame>(
         // Botzone gives each bot's first turn twice the limit.
         let turn_limit = if asked[side.index()] == 0 { 2 * limit } else { limit };
         asked[side.index()] += 1;
-        let answer = bots[side.index()].ask(&input_with_limit(&t, limit), &t.last_request().to_string(), turn_limit);
-        let ms = answer.elapsed.as_millis() as u64;
-        let verdict = answer.response.and_then(|value| {
-            let mv = G::parse_json_move(&value)
-                .map_err(|e| Fault { kind: FaultKind::Illegal, detail: format!("{value}: {e}") })?;
-            t.answer(mv).map_err(|e| Fault { kind: FaultKind::Illegal, detail: format!("{value}: {e}") })?;
-            Ok(value)
-        });
-        match verdict {
-            Ok(value) => turns.push(Turn { by: side, answer: value, ms }),
+        let asked = ask_move::<G>(
+            &mut bots[side.index()],
+            &input_with_limit(&t, limit),
+            &t.last_request().to_string(),
+            turn_limit,
+            |mv| t.check(mv),
+        );
+        let ms = asked.elapsed.as_millis() as u64;
+        match asked.answer {
+            Ok((mv, value)) => {
+                t.answer(mv).expect("checked by ask_move");
+                turns.push(Turn { by: side, answer: value, ms });
+            }
             Err(fault) => {
                 turns.push(Turn { by: side, answer: Value::Null, ms });
                 for b in &mut bots {
@@ -160,6 +165,32 @@ pub fn play_game<G: BotzoneGame>(
             }
         }
     }
+}
+
+/// A bot's answer to one turn, read as a move of the game and checked.
+pub struct Asked<M> {
+    /// The move (`None`: a pass) and the answer as the bot wrote it, or the fault.
+    pub answer: Result<(Option<M>, Value), Fault>,
+    pub elapsed: Duration,
+}
+
+/// Asks `bot` for one turn (`full_input` for a fresh process, `request` for a kept one)
+/// within `limit`, reads the answer as a move of `G` and has `check` judge it.
+pub fn ask_move<G: BotzoneGame>(
+    bot: &mut Bot,
+    full_input: &str,
+    request: &str,
+    limit: Duration,
+    check: impl Fn(Option<G::Move>) -> Result<(), String>,
+) -> Asked<G::Move> {
+    let reply = bot.ask(full_input, request, limit);
+    let answer = reply.response.and_then(|value| {
+        let illegal = |e: String| Fault { kind: FaultKind::Illegal, detail: format!("{value}: {e}") };
+        let mv = G::parse_json_move(&value).map_err(illegal)?;
+        check(mv).map_err(illegal)?;
+        Ok((mv, value))
+    });
+    Asked { answer, elapsed: reply.elapsed }
 }
 
 /// The asked player's full input, with the normal turn limit in seconds as Botzone's

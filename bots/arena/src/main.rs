@@ -1,12 +1,11 @@
 //! `arena`: a local Botzone judge. Matches between any two Botzone-protocol programs with
 //! time limits, Elo and records; replays of logged games; a human against a bot.
 
+use arena::games::{ArenaGame, GameName};
 use arena::runner::BotSpec;
 use arena::tournament::{run_match, MatchConfig};
-use arena::{human, replay, stats};
-use botzone_games::botzone::BotzoneGame;
+use arena::{human, replay, stats, with_game};
 use botzone_games::game::Player;
-use botzone_games::{ataxx, dots, nogo};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,13 +47,6 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         time_ms: u64,
     },
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum GameName {
-    Ataxx,
-    Nogo,
-    Dots,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -106,7 +98,7 @@ struct MatchArgs {
     quiet: bool,
 }
 
-fn run_match_command<G: BotzoneGame>(args: MatchArgs) -> Result<(), String> {
+fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
     let sprt = match &args.sprt {
         None => None,
         Some(text) => {
@@ -144,9 +136,9 @@ fn run_match_command<G: BotzoneGame>(args: MatchArgs) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Ataxx(a) => run_match_command::<ataxx::Position>(a),
-        Command::Nogo(a) => run_match_command::<nogo::Position>(a),
-        Command::Dots(a) => run_match_command::<dots::Position>(a),
+        Command::Ataxx(a) => run_match_command::<botzone_games::ataxx::Position>(a),
+        Command::Nogo(a) => run_match_command::<botzone_games::nogo::Position>(a),
+        Command::Dots(a) => run_match_command::<botzone_games::dots::Position>(a),
         Command::Replay { file, game } => {
             let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
             print!("{}", replay::replay(&text, game)?);
@@ -161,12 +153,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let limit = Duration::from_millis(time_ms);
             let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
             let (mut input, mut output) = (stdin.lock(), stdout.lock());
-            match game {
-                GameName::Ataxx => human::play::<ataxx::Position>(spec, human, limit, &mut input, &mut output),
-                GameName::Nogo => human::play::<nogo::Position>(spec, human, limit, &mut input, &mut output),
-                GameName::Dots => human::play::<dots::Position>(spec, human, limit, &mut input, &mut output),
-            }
-            .map_err(|e| format!("I/O error: {e}"))
+            with_game!(game, G => human::play::<G>(spec, human, limit, &mut input, &mut output))
+                .map_err(|e| format!("I/O error: {e}"))
         }
     }
 }

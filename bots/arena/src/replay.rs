@@ -1,7 +1,9 @@
 //! `arena replay FILE [--game K]`: shows a logged game move by move on the board.
 
+use crate::games::GameName;
+use crate::with_game;
 use botzone_games::botzone::{BotzoneGame, Transcript};
-use botzone_games::{ataxx, dots, nogo};
+use clap::ValueEnum;
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -12,12 +14,10 @@ pub fn replay(log: &str, index: Option<usize>) -> Result<String, String> {
         let record: Value = serde_json::from_str(line).map_err(|e| format!("line {}: not JSON: {e}", n + 1))?;
         let this = record["game"].as_u64().map(|g| g as usize);
         if index.is_none() || this == index {
-            return match record["game_type"].as_str() {
-                Some("ataxx") => render::<ataxx::Position>(&record),
-                Some("nogo") => render::<nogo::Position>(&record),
-                Some("dots") => render::<dots::Position>(&record),
-                other => Err(format!("line {}: unknown game_type {other:?}", n + 1)),
-            };
+            let game_type = record["game_type"].as_str().unwrap_or("");
+            let game = GameName::from_str(game_type, false)
+                .map_err(|_| format!("line {}: unknown game_type {game_type:?}", n + 1))?;
+            return with_game!(game, G => render::<G>(&record));
         }
         seen += 1;
     }

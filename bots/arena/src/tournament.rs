@@ -1,10 +1,10 @@
 //! A match of many games between bots A and B: paired openings with colours swapped,
 //! games played in parallel, live progress, a summary, a JSON-lines log, optional SPRT.
 
+use crate::games::ArenaGame;
 use crate::judge::{play_game, random_opening, GameRecord};
 use crate::runner::{BotSpec, FaultKind};
 use crate::stats::{Sprt, SprtDecision, Tally};
-use botzone_games::botzone::BotzoneGame;
 use botzone_games::game::Player;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -98,7 +98,11 @@ impl Summary {
             "restarts_b": self.b.restarts,
             "sprt": self.sprt.map(|(s, d, llr)| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
-                "decision": match d { SprtDecision::H0 => "H0", SprtDecision::H1 => "H1", SprtDecision::Continue => "none" },
+                "decision": match d {
+                    SprtDecision::H0 => "H0",
+                    SprtDecision::H1 => "H1",
+                    SprtDecision::Continue => "none",
+                },
             })),
         })
     }
@@ -107,7 +111,8 @@ impl Summary {
         let t = &self.tally;
         let (lo, hi) = t.elo_interval();
         let mut s = format!(
-            "{} games of {}\nW-D-L (A): {}-{}-{}   score {:.1}%\nElo (A - B): {:+.1}   95% interval [{:+.1}, {:+.1}]   LOS {:.1}%\n",
+            "{} games of {}\nW-D-L (A): {}-{}-{}   score {:.1}%\n\
+             Elo (A - B): {:+.1}   95% interval [{:+.1}, {:+.1}]   LOS {:.1}%\n",
             t.games(),
             self.game,
             t.wins,
@@ -130,7 +135,8 @@ impl Summary {
         for (name, figures) in [("A", &self.a), ("B", &self.b)] {
             if figures.restarts > 0 {
                 s += &format!(
-                    "keep-running: {name} exited after answering and was restarted {} times: it was not kept running (does its command ask for keep-running mode?)\n",
+                    "keep-running: {name} exited after answering and was restarted {} times: \
+                     it was not kept running (does its command ask for keep-running mode?)\n",
                     figures.restarts
                 );
             }
@@ -153,7 +159,7 @@ impl Summary {
 }
 
 /// Plays the match and returns its summary.
-pub fn run_match<G: BotzoneGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
+pub fn run_match<G: ArenaGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
     let mut log = match &cfg.log {
         Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
         None => None,

@@ -1,8 +1,7 @@
 //! The Ataxx bot: one Botzone turn on stdin, one move on stdout. See `ataxx --help`.
 
-use botzone_games::ataxx::Position;
-use botzone_games::{bot, engines};
+use botzone_games::engines;
 
 fn main() {
-    bot::main::<Position>(engines::ataxx::engines())
+    frontend::main(engines::ataxx::registry())
 }

@@ -1,8 +1,7 @@
 //! The NoGo bot: one Botzone turn on stdin, one move on stdout. See `nogo --help`.
 
-use botzone_games::nogo::Position;
-use botzone_games::{bot, engines};
+use botzone_games::engines;
 
 fn main() {
-    bot::main::<Position>(engines::nogo::engines())
+    frontend::main(engines::nogo::registry())
 }

@@ -8,7 +8,7 @@
 //!   is illegal.
 
 use super::bitboard::{Bitboard, Square, RING1, RING2};
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Rules};
 use std::fmt;
 
 /// After this many moves the game ends and pieces are counted.
@@ -387,6 +387,23 @@ impl Game for Position {
             }
         }
         None
+    }
+}
+
+impl Rules for Position {
+    const NAME: &'static str = "ataxx";
+
+    fn start() -> Self {
+        Position::start()
+    }
+    fn try_play(&mut self, mv: Move) -> Result<(), String> {
+        Position::try_play(self, mv)
+    }
+    fn legal_responses(&self) -> Vec<Move> {
+        self.source_target_pairs()
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        Position::perft(self, depth)
     }
 }
 

@@ -95,6 +95,42 @@ pub fn relscore_after(b: &Board, mv: Move) -> i32 {
     after.pieces(me).count() as i32 - after.pieces(me.other()).count() as i32
 }
 
+/// Seed 003's playout: greedy moves (most pieces gained, clones before jumps, ties at
+/// random) for at most `cut` plies, appended to `played`; the first player's reward is
+/// the piece difference scaled into 0..1, or 1/0 if the game really ended.
+pub fn greedy_playout(state: &mut Board, cut: usize, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Move)>) -> f64 {
+    let mut moves = Vec::with_capacity(64);
+    let mut best = Vec::with_capacity(8);
+    for _ in 0..cut {
+        state.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        best.clear();
+        let mut best_score = i32::MIN;
+        for &mv in &moves {
+            let s = move_order(state, mv);
+            if s > best_score {
+                best_score = s;
+                best.clear();
+            }
+            if s == best_score {
+                best.push(mv);
+            }
+        }
+        let mv = best[rng.usize(..best.len())];
+        played.push((state.to_move(), mv));
+        state.make(mv);
+    }
+    match state.outcome() {
+        Some(o) => o.reward(Player::First),
+        None => {
+            let diff = state.pieces(Player::First).count() as f64 - state.pieces(Player::Second).count() as f64;
+            0.5 + diff / 98.0
+        }
+    }
+}
+
 /// A 64-bit hash of the board and the side to move (a strong mix of the two bitboards).
 pub fn hash(b: &Board) -> u64 {
     let side = if b.to_move() == Player::First { 0 } else { 0x9e37_79b9_7f4a_7c15 };

@@ -28,13 +28,8 @@ fn coords(mv: Option<Move>) -> [i64; 4] {
 }
 
 impl BotzoneGame for Position {
-    const NAME: &'static str = "ataxx";
     const SIMPLE_IO: bool = true;
     const SIMPLE_FIELDS: usize = 4;
-
-    fn start() -> Self {
-        Position::start()
-    }
 
     fn parse_json_move(value: &Value) -> Result<Option<Move>, String> {
         let o = move_object(value)?;
@@ -53,17 +48,5 @@ impl BotzoneGame for Position {
     fn simple_move(mv: Option<Move>) -> String {
         let [x0, y0, x1, y1] = coords(mv);
         format!("{x0} {y0} {x1} {y1}")
-    }
-
-    fn try_play(&mut self, mv: Move) -> Result<(), String> {
-        Position::try_play(self, mv)
-    }
-
-    fn legal_responses(&self) -> Vec<Move> {
-        self.source_target_pairs()
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        Position::perft(self, depth)
     }
 }

@@ -9,7 +9,7 @@
 //! An [`Edge`] numbers them 0..30 for H and 30..60 for V. Box (bx, by) has top H
 //! `5*by+bx`, bottom H `5*(by+1)+bx`, left V `6*by+bx`, right V `6*by+bx+1`.
 
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Rules};
 use std::fmt;
 
 /// An edge index: 0..30 horizontal, 30..60 vertical.
@@ -212,6 +212,17 @@ impl Game for Position {
         } else {
             Outcome::Draw
         })
+    }
+}
+
+impl Rules for Position {
+    const NAME: &'static str = "dots";
+
+    fn start() -> Self {
+        Position::start()
+    }
+    fn try_play(&mut self, e: Edge) -> Result<(), String> {
+        Position::try_play(self, e)
     }
 }
 

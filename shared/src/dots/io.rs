@@ -26,13 +26,8 @@ pub fn grid(e: Edge) -> (i64, i64) {
 }
 
 impl BotzoneGame for Position {
-    const NAME: &'static str = "dots";
     const SIMPLE_IO: bool = false;
     const SIMPLE_FIELDS: usize = 2;
-
-    fn start() -> Self {
-        Position::start()
-    }
 
     fn parse_json_move(value: &Value) -> Result<Option<Edge>, String> {
         let o = move_object(value)?;
@@ -53,17 +48,9 @@ impl BotzoneGame for Position {
         format!("{x} {y}")
     }
 
-    fn try_play(&mut self, e: Edge) -> Result<(), String> {
-        Position::try_play(self, e)
-    }
-
     fn request_json(e: Option<Edge>, sender_moves_again: bool) -> Value {
         let (x, y) = e.map_or((-1, -1), grid);
         json!({"x": x, "y": y, "pass": u8::from(sender_moves_again)})
-    }
-
-    fn fits_random_opening(&self, e: Edge) -> bool {
-        self.boxes_completed_by(e) == 0
     }
 
     fn request_claims_extra_turn(request: &Value) -> Option<bool> {

@@ -2,6 +2,7 @@
 
 mod board;
 mod chains;
+pub mod eval;
 mod io;
 pub mod symmetry;
 

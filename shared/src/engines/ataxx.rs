@@ -1,10 +1,9 @@
 //! Ataxx engines: `ab` (alpha-beta, the strongest), `seed` (seed 003's MCTS as written),
 //! and the generic `uct` and `random`.
 
-use super::{HasModel, OnModel};
+use super::{generic_engines, EngineSpec, HasModel, OnModel, Registry, Without};
 use crate::ataxx::eval::{self, Weights, HAND_SET, MATERIAL_ONLY, WEIGHTS};
 use crate::ataxx::{Board, Move, Position};
-use crate::bot::{generic_engines, EngineSpec, Without};
 use crate::game::{Game, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
@@ -86,38 +85,8 @@ impl Policy<Board> for Seed003 {
         }
     }
 
-    /// Greedy: the move with the best piece difference (ties at random), for `cut` plies;
-    /// the value is the piece difference scaled into 0..1, or 1/0 if the game really ended.
     fn playout(&mut self, state: &mut Board, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Move)>) -> f64 {
-        let mut moves = Vec::with_capacity(64);
-        for _ in 0..self.cut {
-            state.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mut best = Vec::with_capacity(8);
-            let mut best_score = i32::MIN;
-            for &mv in &moves {
-                let s = 2 * state.flips(mv) as i32 + i32::from(!mv.is_jump());
-                if s > best_score {
-                    best_score = s;
-                    best.clear();
-                }
-                if s == best_score {
-                    best.push(mv);
-                }
-            }
-            let mv = best[rng.usize(..best.len())];
-            played.push((state.to_move(), mv));
-            state.make(mv);
-        }
-        match state.outcome() {
-            Some(o) => o.reward(Player::First),
-            None => {
-                let diff = state.pieces(Player::First).count() as f64 - state.pieces(Player::Second).count() as f64;
-                0.5 + diff / 98.0
-            }
-        }
+        eval::greedy_playout(state, self.cut, rng, played)
     }
 }
 
@@ -142,12 +111,23 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
     }
 }
 
+/// The `ab` engine less the features in `without`: the one builder that the bot, the
+/// bench and the experiments use.
+pub fn ab(without: &Without) -> AlphaBeta<Board, AtaxxEval> {
+    let eval = AtaxxEval {
+        weights: if without.has("fitted-weights") { HAND_SET } else { WEIGHTS },
+        endgame_empties: Some(ENDGAME_EMPTIES).filter(|_| !without.has("endgame")),
+    };
+    AlphaBeta::new(ab_config(without), eval)
+}
+
 /// The engines of the `ataxx` bot; the first is the default.
-pub fn engines() -> Vec<EngineSpec<Position>> {
+pub fn registry() -> Registry<Position> {
     let mut list = vec![
         EngineSpec {
             name: "ab",
-            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR, LMP, full-width endgame; eval: material, exposure, exclusive empties, threat",
+            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR, LMP, \
+                    full-width endgame; eval: material, exposure, exclusive empties, threat",
             features: &[
                 ("lmr", "late-move reductions"),
                 ("rfp", "reverse futility pruning"),
@@ -156,14 +136,7 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
                 ("aspiration", "aspiration windows (full window at every depth)"),
                 ("fitted-weights", "the Texel-fitted evaluation weights (off: the hand-set ones)"),
             ],
-            make: |_seed, without| {
-                let config = ab_config(without);
-                let eval = AtaxxEval {
-                    weights: if without.has("fitted-weights") { HAND_SET } else { WEIGHTS },
-                    endgame_empties: Some(ENDGAME_EMPTIES).filter(|_| !without.has("endgame")),
-                };
-                Box::new(OnModel::new(AlphaBeta::new(config, eval)))
-            },
+            make: |_seed, without| Box::new(OnModel::new(ab(without))),
         },
         EngineSpec {
             name: "ab-material",
@@ -176,20 +149,21 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
         },
         EngineSpec {
             name: "seed",
-            about: "seed 003: MCTS with relscore/clone selection terms, greedy playouts cut at 40 plies, proven wins",
+            about: "seed 003: MCTS with relscore/clone selection terms, greedy playouts cut at 40 plies, \
+                    proven wins",
             features: &[],
             make: |seed, _| {
                 let config = MctsConfig { name: "seed003", solver: true, bias_decays: false, ..MctsConfig::UCT };
                 Box::new(OnModel::new(Mcts::new(config, SEED_003, seed)))
             },
         },
+        EngineSpec {
+            name: "mmcts",
+            about: super::MMCTS_ABOUT,
+            features: &[],
+            make: |seed, _| Box::new(OnModel::new(MemoryMcts::<Board>::new(super::MMCTS_CONFIG, seed))),
+        },
     ];
-    list.push(EngineSpec {
-        name: "mmcts",
-        about: super::MMCTS_ABOUT,
-        features: &[],
-        make: |seed, _| Box::new(OnModel::new(MemoryMcts::<Board>::new(super::MMCTS_CONFIG, seed))),
-    });
     list.extend(generic_engines());
-    list
+    Registry::new(list)
 }

@@ -2,11 +2,11 @@
 //! prefer points both sides can play), `seed` (seed 002's UCT with initial values S/M),
 //! and the generic `uct` and `random`.
 
-use crate::bot::{generic_engines, EngineSpec};
-use crate::game::{mix64, Game, Player};
-use crate::nogo::eval::{seed_score, SEED_WEIGHTS};
+use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
+use crate::game::{Game, Player};
+use crate::nogo::eval::{self, seed_score, SEED_WEIGHTS};
 use crate::nogo::groups::{decisive_playout, uniform_playout};
-use crate::nogo::{GroupBoard, Point, Position};
+use crate::nogo::{GroupBoard, Point, Position, CENTRE};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features};
@@ -67,20 +67,14 @@ pub struct Mobility;
 
 impl Evaluator<Position> for Mobility {
     fn evaluate(&self, p: &Position) -> i32 {
-        let legal = p.legal_for_both();
-        let me = p.to_move().index();
-        legal[me].count() as i32 - legal[1 - me].count() as i32
+        eval::mobility(p)
     }
     /// No game outlasts its empty points.
     fn plies_left(&self, p: &Position) -> Option<i32> {
         Some(p.empty().count() as i32)
     }
     fn hash(&self, p: &Position) -> u64 {
-        let side = if p.to_move() == Player::First { 0 } else { 0x9e37_79b9_7f4a_7c15 };
-        let (black, white) = (p.stones(Player::First).0, p.stones(Player::Second).0);
-        mix64(black as u64 ^ mix64((black >> 64) as u64))
-            ^ mix64(white as u64 ^ (white >> 64) as u64).rotate_left(23)
-            ^ side
+        eval::hash(p)
     }
 }
 
@@ -101,7 +95,7 @@ impl Engine<Position> for SolveLate {
             let (score, best, depth) = self.solver.iterate(game, root_moves, &budget.share(self.share, 20.0));
             if score >= WIN / 2 {
                 let summary = format!("solver: win in {} plies, depth {depth}", WIN - score);
-                return SearchResult { best, summary, root_stats: Vec::new() };
+                return SearchResult { best, summary, nodes: self.solver.nodes(), root_stats: Vec::new() };
             }
         }
         self.mcts.search(game, root_moves, budget)
@@ -112,17 +106,28 @@ impl Engine<Position> for SolveLate {
     }
 }
 
+/// The bot's root rule: a course rule forbids black's first move at the centre (the
+/// judge allows it, so the arena's openings avoid it too).
+pub fn never_open_at_centre(p: &Position, point: Point) -> bool {
+    p.ply() == 0 && point == CENTRE
+}
+
 /// The engines of the `nogo` bot; the first is the default.
-pub fn engines() -> Vec<EngineSpec<Position>> {
+pub fn registry() -> Registry<Position> {
     let mut list = vec![
         EngineSpec {
             name: "mcts",
-            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both sides can play, with decisive and anti-decisive moves; alpha-beta proves late wins",
+            about: "MCTS with RAVE, solver, seed 002 knowledge as a prior, playouts preferring points both \
+                    sides can play, with decisive and anti-decisive moves; alpha-beta proves late wins",
             features: &[
                 ("rave", "RAVE/AMAF values in selection"),
                 ("solver", "MCTS-Solver: proven wins and losses backed up the tree"),
                 ("prior", "seed 002's position score as each new child's prior"),
-                ("smart-playouts", "playouts that prefer points both sides can play, with decisive and anti-decisive moves (off: uniformly random)"),
+                (
+                    "smart-playouts",
+                    "playouts that prefer points both sides can play, with decisive and anti-decisive \
+                     moves (off: uniformly random)",
+                ),
                 ("late-solver", "the alpha-beta solver once few points are playable"),
             ],
             make: |seed, without| {
@@ -140,19 +145,31 @@ pub fn engines() -> Vec<EngineSpec<Position>> {
                     ..STRONG
                 };
                 // Exact search only: no pruning that could cost a proof.
-                let solver = AlphaBetaConfig { name: "nogo-solver", rfp_margin: None, late_move_reductions: false, aspiration: None, tt_bytes: 16 << 20, ..AlphaBetaConfig::default() };
-                let few_points = if without.has("late-solver") { 0 } else { 24 };
-                Box::new(SolveLate { mcts: Mcts::new(config, policy, seed), solver: AlphaBeta::new(solver, Mobility), few_points, share: 0.4 })
+                let solver = AlphaBetaConfig {
+                    name: "nogo-solver",
+                    rfp_margin: None,
+                    late_move_reductions: false,
+                    aspiration: None,
+                    tt_bytes: 16 << 20,
+                    ..AlphaBetaConfig::default()
+                };
+                Box::new(SolveLate {
+                    mcts: Mcts::new(config, policy, seed),
+                    solver: AlphaBeta::new(solver, Mobility),
+                    few_points: if without.has("late-solver") { 0 } else { 24 },
+                    share: 0.4,
+                })
             },
         },
         EngineSpec {
             name: "seed",
-            about: "seed 002: UCT whose new children start at the position score S/M (eyes, tiger mouths, forbidden points)",
+            about: "seed 002: UCT whose new children start at the position score S/M (eyes, tiger mouths, \
+                    forbidden points)",
             features: &[],
             make: |seed, _| Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, SEED_002, seed)),
         },
+        mmcts_engine(),
     ];
-    list.push(super::mmcts_engine());
     list.extend(generic_engines());
-    list
+    Registry { engines: list, avoid_at_root: never_open_at_centre }
 }

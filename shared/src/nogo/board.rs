@@ -1,7 +1,7 @@
 //! NoGo rules as Botzone's judge applies them.
 
 use super::bitboard::{Bitboard, Point};
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Rules};
 use std::fmt;
 
 /// The centre point, which a course rule forbids as black's first move.
@@ -157,6 +157,17 @@ impl Game for Position {
         } else {
             None
         }
+    }
+}
+
+impl Rules for Position {
+    const NAME: &'static str = "nogo";
+
+    fn start() -> Self {
+        Position::start()
+    }
+    fn try_play(&mut self, p: Point) -> Result<(), String> {
+        Position::try_play(self, p)
     }
 }
 

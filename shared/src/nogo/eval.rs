@@ -1,9 +1,27 @@
-//! Seed 002's position knowledge for NoGo, beside the rules but outside them: eyes,
-//! tiger mouths (虎口) and forbidden points (禁入点).
+//! NoGo position knowledge for the engines, beside the rules but outside them: seed 002's
+//! eyes, tiger mouths (虎口) and forbidden points (禁入点), mobility and the position hash.
+//! (The playouts, which need the group board, are in `groups.rs`.)
 
 use super::bitboard::Bitboard;
 use super::board::Position;
-use crate::game::Player;
+use crate::game::{mix64, Game, Player};
+
+/// The side to move's legal points less the opponent's: in NoGo the side left without a
+/// legal point loses.
+pub fn mobility(p: &Position) -> i32 {
+    let legal = p.legal_for_both();
+    let me = p.to_move().index();
+    legal[me].count() as i32 - legal[1 - me].count() as i32
+}
+
+/// A 64-bit hash of the stones and the side to move.
+pub fn hash(p: &Position) -> u64 {
+    let side = if p.to_move() == Player::First { 0 } else { 0x9e37_79b9_7f4a_7c15 };
+    let (black, white) = (p.stones(Player::First).0, p.stones(Player::Second).0);
+    mix64(black as u64 ^ mix64((black >> 64) as u64))
+        ^ mix64(white as u64 ^ (white >> 64) as u64).rotate_left(23)
+        ^ side
+}
 
 /// Weights of S(N) = n1*eyes + n2*tiger_mouths - n3*forbidden.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 //! NoGo moves in Botzone's forms: `{"x":..,"y":..}` or `x y`.
 
 use super::bitboard::{Bitboard, Point};
-use super::board::{Position, CENTRE};
+use super::board::Position;
 use crate::botzone::{int_field, move_object, BotzoneGame};
 use serde_json::{json, Value};
 
@@ -23,13 +23,8 @@ fn coords(p: Option<Point>) -> (i64, i64) {
 }
 
 impl BotzoneGame for Position {
-    const NAME: &'static str = "nogo";
     const SIMPLE_IO: bool = true;
     const SIMPLE_FIELDS: usize = 2;
-
-    fn start() -> Self {
-        Position::start()
-    }
 
     fn parse_json_move(value: &Value) -> Result<Option<Point>, String> {
         let o = move_object(value)?;
@@ -48,14 +43,5 @@ impl BotzoneGame for Position {
     fn simple_move(p: Option<Point>) -> String {
         let (x, y) = coords(p);
         format!("{x} {y}")
-    }
-
-    fn try_play(&mut self, p: Point) -> Result<(), String> {
-        Position::try_play(self, p)
-    }
-
-    /// A course rule forbids black's first move at the centre; the judge does not.
-    fn avoid_at_root(&self, p: Point) -> bool {
-        self.ply() == 0 && p == CENTRE
     }
 }

@@ -360,7 +360,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G> for AlphaBeta<G, E> {
             self.nodes,
             budget.deadline.elapsed().as_millis()
         );
-        SearchResult { best, summary, root_stats: Vec::new() }
+        SearchResult { best, summary, nodes: self.nodes, root_stats: Vec::new() }
     }
 }
 

@@ -537,5 +537,5 @@ fn finish<G: Game>(
         .iter()
         .map(|c| (c.mv.expect("children have moves"), u64::from(c.visits), if c.visits > 0 { c.mean() } else { 0.0 }))
         .collect();
-    SearchResult { best: best.mv.expect("children have moves"), summary, root_stats }
+    SearchResult { best: best.mv.expect("children have moves"), summary, nodes: tree.nodes.len() as u64, root_stats }
 }

@@ -342,7 +342,7 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
             budget.deadline.elapsed().as_millis()
         );
         let root_stats = children.iter().map(|c| (c.mv.expect("moves"), u64::from(c.visits), c.value)).collect();
-        SearchResult { best: best.mv.expect("moves"), summary, root_stats }
+        SearchResult { best: best.mv.expect("moves"), summary, nodes: nodes.len() as u64, root_stats }
     }
 }
 

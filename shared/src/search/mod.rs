@@ -17,6 +17,9 @@ use crate::game::Game;
 pub struct SearchResult<M> {
     pub best: M,
     pub summary: String,
+    /// The search's work in its own unit (tree nodes, alpha-beta nodes): the bench
+    /// signature is built from it.
+    pub nodes: u64,
     /// Root statistics `(move, visits, mean value for the side to move)`, where the
     /// engine has them; root parallelism merges these.
     pub root_stats: Vec<(M, u64, f64)>,

@@ -55,7 +55,8 @@ pub fn search_parallel<G: Game>(
     let merged = merge_root_stats(&stats);
     let best = best_merged_move(&merged).unwrap_or(results[0].best);
     let summary = format!("{} threads merged; {}", engines.len(), results[0].summary);
-    SearchResult { best, summary, root_stats: merged }
+    let nodes = results.iter().map(|r| r.nodes).sum();
+    SearchResult { best, summary, nodes, root_stats: merged }
 }
 
 #[cfg(test)]

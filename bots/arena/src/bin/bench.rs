@@ -1,18 +1,15 @@
 //! `make bench`: speed figures of the rules and searches, and a bench signature.
 //!
-//! Prints perft speed, uniformly random playouts per second per game, and the node count
-//! of fixed-budget searches on fixed positions (a refactor that claims no behaviour change
-//! must keep the signature).
+//! Prints perft speed, playouts per second, alpha-beta and solver speed, and the bench
+//! signature: the nodes that each bot's default engine, built through the registry as the
+//! bot builds it, searches on fixed positions at a fixed budget. A change that claims no
+//! behaviour change must keep the signature (as Stockfish's `bench` is used).
 
-use botzone_games::bot::Without;
-use botzone_games::botzone::BotzoneGame;
-use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
-use botzone_games::engines::dots::solver::Solver;
-use botzone_games::engines::dots::BoxDifference;
-use botzone_games::game::{Game, Player};
-use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
-use botzone_games::search::mcts;
-use botzone_games::search::{Budget, Deadline, Engine};
+use botzone_games::botzone::{BotzoneGame, Match};
+use botzone_games::engines::dots::{seed_endgame, solver::Solver};
+use botzone_games::engines::{self, Registry, Without};
+use botzone_games::game::{mix64, Game, Player};
+use botzone_games::search::{mcts, Budget, Deadline, Engine};
 use botzone_games::{ataxx, dots, nogo};
 use std::time::{Duration, Instant};
 
@@ -53,16 +50,50 @@ fn nogo_playouts_per_second(
     n as f64 / start.elapsed().as_secs_f64()
 }
 
-fn signature<G: BotzoneGame>(iterations: u64) -> (String, f64) {
+/// Plain UCT from the start (the signature kept from before the registry existed).
+fn uct_signature<G: BotzoneGame>(iterations: u64) -> (String, f64) {
     let game = G::start();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let mut uct = mcts::uct::<G>(12345);
     let start = Instant::now();
     let result = uct.search(&game, &moves, &Budget::iterations(iterations));
-    let summary = result.summary;
-    let nodes = summary.split_whitespace().find(|w| w.starts_with("nodes=")).unwrap_or("nodes=?").to_string();
-    (format!("{nodes} best={}", G::json_move(Some(result.best))), iterations as f64 / start.elapsed().as_secs_f64())
+    let speed = iterations as f64 / start.elapsed().as_secs_f64();
+    (format!("nodes={} best={}", result.nodes, G::json_move(Some(result.best))), speed)
+}
+
+/// The start position and positions after 8, 16 and 24 seeded random plies.
+fn bench_positions<G: BotzoneGame>() -> Vec<G> {
+    let mut rng = fastrand::Rng::with_seed(2024);
+    let mut moves = Vec::new();
+    [0, 8, 16, 24]
+        .iter()
+        .filter_map(|&plies| {
+            let mut g = G::start();
+            for _ in 0..plies {
+                g.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    return None;
+                }
+                g.play(moves[rng.usize(..moves.len())]);
+            }
+            g.outcome().is_none().then_some(g)
+        })
+        .collect()
+}
+
+/// The default engine's nodes and a hash of its answers over [`bench_positions`], each
+/// searched by a fresh engine built by the registry (seed 12345) with `budget` units.
+fn engine_signature<G: BotzoneGame>(registry: &Registry<G>, budget: u64) -> (u64, u64, f64) {
+    let (mut nodes, mut answers) = (0, 0);
+    let start = Instant::now();
+    for game in bench_positions::<G>() {
+        let mut searcher = registry.searcher(None, &Without::default(), 12345, 1).expect("the default engine");
+        let result = searcher.choose(&game, &[], &Budget::iterations(budget));
+        nodes += result.nodes;
+        answers = mix64(answers ^ G::move_index(result.best) as u64);
+    }
+    (nodes, answers, start.elapsed().as_secs_f64())
 }
 
 /// A Pencil position with `undrawn` edges left, reached by seeded random play that takes
@@ -106,8 +137,7 @@ fn dots_alphabeta_time(undrawn: u32, cap: Duration) -> String {
     let g = dots_position(undrawn, u64::from(undrawn) * 100);
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
-    let config = AlphaBetaConfig { rfp_margin: None, late_move_reductions: false, ..Default::default() };
-    let mut ab = AlphaBeta::new(config, BoxDifference);
+    let mut ab = seed_endgame();
     let start = Instant::now();
     let budget = Budget { deadline: Deadline::new(start, cap), max_iterations: None };
     let (score, _, depth) = ab.iterate(&g, &moves, &budget);
@@ -123,7 +153,7 @@ fn dots_alphabeta_time(undrawn: u32, cap: Duration) -> String {
 fn ataxx_ab_speed(label: &str, board: ataxx::Board) {
     let mut moves = Vec::new();
     board.legal_moves(&mut moves);
-    let mut ab = AlphaBeta::new(ab_config(&Without::default()), AtaxxEval::default());
+    let mut ab = engines::ataxx::ab(&Without::default());
     let start = Instant::now();
     let (score, _, depth) = ab.iterate(&board, &moves, &Budget::iterations(2_000_000));
     let s = start.elapsed().as_secs_f64();
@@ -149,7 +179,7 @@ fn main() {
     ataxx_ab_speed("start position", *ataxx::Position::start().board());
     let mid = std::fs::read_to_string("fixtures/ataxx/midgame.json")
         .ok()
-        .and_then(|text| botzone_games::botzone::Match::<ataxx::Position>::from_text(&text).ok());
+        .and_then(|text| Match::<ataxx::Position>::from_text(&text).ok());
     match mid {
         Some(m) => ataxx_ab_speed("fixtures/ataxx/midgame.json", *m.game.board()),
         None => println!("  (run from the repository root for the middlegame fixture)"),
@@ -169,12 +199,26 @@ fn main() {
     for undrawn in [20, 25, 30] {
         println!("  {}", dots_alphabeta_time(undrawn, Duration::from_secs(5)));
     }
-    println!("uct bench signature (20000 iterations from the start, seed 12345):");
+    println!("uct signature (20000 iterations from the start, seed 12345):");
     for (name, (sig, speed)) in [
-        ("ataxx", signature::<ataxx::Position>(20_000)),
-        ("nogo", signature::<nogo::Position>(20_000)),
-        ("dots", signature::<dots::Position>(20_000)),
+        ("ataxx", uct_signature::<ataxx::Position>(20_000)),
+        ("nogo", uct_signature::<nogo::Position>(20_000)),
+        ("dots", uct_signature::<dots::Position>(20_000)),
     ] {
         println!("  {name:<5} {sig}  ({speed:.0} iterations/s)");
     }
+    println!("bench signature (each bot's default engine, seed 12345, 4 positions each):");
+    let rows = [
+        ("ataxx", "200000 nodes", engine_signature(&engines::ataxx::registry(), 200_000)),
+        ("nogo", "5000 iterations", engine_signature(&engines::nogo::registry(), 5_000)),
+        ("dots", "5000 iterations", engine_signature(&engines::dots::registry(), 5_000)),
+    ];
+    let mut total = 0;
+    let mut answers = 0;
+    for (name, budget, (nodes, hash, s)) in rows {
+        println!("  {name:<5} {budget:<16} nodes={nodes} answers={hash:016x} ({s:.2} s)");
+        total += nodes;
+        answers = mix64(answers ^ hash);
+    }
+    println!("bench signature: {total} nodes, answers {answers:016x}");
 }

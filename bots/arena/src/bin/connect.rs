@@ -8,22 +8,16 @@
 //! the shared rules rather than a forfeit. `connect runmatch --opponent BOTID [--first]`
 //! first creates a match against an existing Botzone bot.
 
+use arena::games::{ArenaGame, GameName};
+use arena::judge::ask_move;
 use arena::runner::{Bot, BotSpec};
-use botzone_games::botzone::{parse_simple_line, BotzoneGame, Match};
-use botzone_games::{ataxx, dots, nogo};
-use clap::{Parser, ValueEnum};
-use serde_json::{json, Value};
+use arena::with_game;
+use botzone_games::botzone::{Format, Match};
+use clap::Parser;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-
-#[derive(Clone, Copy, ValueEnum)]
-enum GameName {
-    Ataxx,
-    Nogo,
-    Dots,
-}
 
 #[derive(Parser)]
 #[command(name = "connect", about = "Play a bot on Botzone as a local AI (本地AI)")]
@@ -59,74 +53,73 @@ struct Cli {
     max_polls: Option<u64>,
 }
 
-/// One match's history as Botzone sent it.
-struct MatchState {
-    requests: Vec<Value>,
-    responses: Vec<Value>,
+/// One match: its history rebuilt and checked (none before its first request), and its bot.
+struct MatchState<G: ArenaGame> {
+    history: Option<Match<G>>,
     bot: Bot,
-    answered: usize,
 }
 
-/// Botzone's name of each game, for runmatch.
-fn botzone_game(g: GameName) -> &'static str {
-    match g {
-        GameName::Ataxx => "Ataxx",
-        GameName::Nogo => "NoGo",
-        GameName::Dots => "Pencil",
-    }
-}
-
-/// Our answer to one request: the bot's if it is legal, else a legal move of our own.
-fn answer<G: BotzoneGame>(state: &mut MatchState, request_line: &str, limit: Duration) -> Result<String, String> {
-    let simple = !request_line.trim_start().starts_with('{');
-    let request: Value = if simple {
-        G::json_move(parse_simple_line::<G>(request_line)?)
-    } else {
-        serde_json::from_str(request_line).map_err(|e| format!("request is not JSON: {e}"))?
-    };
-    state.requests.push(request.clone());
-    let input = json!({"requests": state.requests, "responses": state.responses}).to_string();
-    let m = match Match::<G>::from_text(&input) {
-        Ok(m) => m,
-        Err(e) => {
-            // Keep the history as it was: the next request may still make sense of it.
-            state.requests.pop();
-            return Err(e.to_string());
-        }
-    };
-    let first_turn = state.answered == 0;
-    state.answered += 1;
-    let restarts_before = state.bot.restarts();
-    let reply = state.bot.ask(&input, &request.to_string(), if first_turn { 2 * limit } else { limit });
-    if restarts_before == 0 && state.bot.restarts() == 1 {
-        eprintln!("connect: the bot exited after answering and runs afresh each turn: give its command its own --keep-running flag");
-    }
-    let legal = |mv: Option<G::Move>| match mv {
-        None => !m.our_move(),
-        Some(mv) => m.our_move() && m.game.clone().try_play(mv).is_ok(),
-    };
-    let bot_move = reply.response.ok().and_then(|v| G::parse_json_move(&v).ok()).filter(|&mv| legal(mv));
-    let mv = match bot_move {
-        Some(mv) => mv,
+/// Our answer to one request: the bot's if the judge accepts it, else a legal move of our own.
+fn answer<G: ArenaGame>(state: &mut MatchState<G>, request_line: &str, limit: Duration) -> Result<String, String> {
+    let line = request_line.trim();
+    let format = if line.starts_with('{') { Format::Json } else { Format::Simple };
+    // Applied to a copy: a request that makes no sense leaves the history as it was.
+    let m = match &state.history {
         None => {
-            eprintln!("connect: the bot gave no legal answer; playing a legal move instead");
-            if m.our_move() {
-                let mut moves = Vec::new();
-                m.game.legal_moves(&mut moves);
-                moves.first().copied()
-            } else {
-                None
-            }
+            let first_turn = match format {
+                Format::Json => format!("{{\"requests\":[{line}],\"responses\":[]}}"),
+                Format::Simple => format!("1\n{line}"),
+            };
+            Match::<G>::from_text(&first_turn)
+        }
+        Some(m) => {
+            let mut next = m.clone();
+            next.apply_line(line).map(|()| next)
+        }
+    }
+    .map_err(|e| e.to_string())?;
+    let first_turn = m.turn == 1;
+    let restarts_before = state.bot.restarts();
+    let input = m.history_json().to_string();
+    let asked = ask_move::<G>(
+        &mut state.bot,
+        &input,
+        &m.last_request_json().to_string(),
+        if first_turn { 2 * limit } else { limit },
+        |mv| m.check(mv),
+    );
+    if restarts_before == 0 && state.bot.restarts() == 1 {
+        eprintln!(
+            "connect: the bot exited after answering and runs afresh each turn: \
+             give its command its own --keep-running flag"
+        );
+    }
+    let mv = match asked.answer {
+        Ok((mv, _)) => mv,
+        Err(fault) => {
+            eprintln!(
+                "connect: the bot gave no legal answer ({}: {}); playing a legal move instead",
+                fault.kind.name(),
+                fault.detail
+            );
+            let mut moves = Vec::new();
+            m.game.legal_moves(&mut moves);
+            moves.first().copied().filter(|_| m.our_move())
         }
     };
-    state.responses.push(G::json_move(mv));
-    Ok(if simple { G::simple_move(mv) } else { G::json_move(mv).to_string() })
+    let mut m = m;
+    m.apply_response(mv).map_err(|e| e.to_string())?;
+    state.history = Some(m);
+    Ok(match format {
+        Format::Json => G::json_move(mv).to_string(),
+        Format::Simple => G::simple_move(mv),
+    })
 }
 
 /// Handles one poll's body; returns the answers to send with the next poll.
-fn handle_body<G: BotzoneGame>(
+fn handle_body<G: ArenaGame>(
     body: &str,
-    matches: &mut HashMap<String, MatchState>,
+    matches: &mut HashMap<String, MatchState<G>>,
     spec: &BotSpec,
     limit: Duration,
 ) -> Vec<(String, String)> {
@@ -138,12 +131,8 @@ fn handle_body<G: BotzoneGame>(
     for _ in 0..m {
         let (Some(id), Some(request)) = (lines.next(), lines.next()) else { break };
         let id = id.trim().to_string();
-        let state = matches.entry(id.clone()).or_insert_with(|| MatchState {
-            requests: Vec::new(),
-            responses: Vec::new(),
-            bot: Bot::new(spec.clone()),
-            answered: 0,
-        });
+        let state =
+            matches.entry(id.clone()).or_insert_with(|| MatchState { history: None, bot: Bot::new(spec.clone()) });
         match answer::<G>(state, request.trim(), limit) {
             Ok(a) => {
                 eprintln!("connect: match {id}: request {} -> {a}", request.trim());
@@ -170,7 +159,7 @@ fn handle_body<G: BotzoneGame>(
     answers
 }
 
-fn serve<G: BotzoneGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Result<(), String> {
+fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Result<(), String> {
     let spec = BotSpec::parse(&cli.bot, cli.keep_running)?;
     let url = format!("{}/api/{}/{}/localai", cli.server.trim_end_matches('/'), cli.user, cli.secret);
     let limit = Duration::from_millis(cli.time_ms);
@@ -222,7 +211,7 @@ fn run(cli: Cli) -> Result<(), String> {
         let url = format!("{}/api/{}/{}/runmatch", cli.server.trim_end_matches('/'), cli.user, cli.secret);
         let id = agent
             .get(&url)
-            .set("X-Game", botzone_game(cli.game))
+            .set("X-Game", with_game!(cli.game, G => G::BOTZONE_NAME))
             .set("X-Player-0", p0)
             .set("X-Player-1", p1)
             .set("X-Timelimit", &(cli.time_ms / 1000).max(1).to_string())
@@ -232,11 +221,7 @@ fn run(cli: Cli) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         eprintln!("connect: created match {}", id.trim());
     }
-    match cli.game {
-        GameName::Ataxx => serve::<ataxx::Position>(&cli, &agent, &stop),
-        GameName::Nogo => serve::<nogo::Position>(&cli, &agent, &stop),
-        GameName::Dots => serve::<dots::Position>(&cli, &agent, &stop),
-    }
+    with_game!(cli.game, G => serve::<G>(&cli, &agent, &stop))
 }
 
 fn main() {

@@ -1,4 +1,5 @@
-//! Reproducible experiments for the seeds' claims (results in shared/docs/experiments.md).
+//! Reproducible experiments for the seeds' claims (results in shared/EXPERIMENTS.md; the
+//! seeds are the papers listed in docs/papers.md).
 //!
 //! `experiments mmcts [--games N] [--ms 10,50,200]`: seed 000 on Connect 4: M-MCTS (the
 //! paper's variant and a blend) against plain UCT at several times per move, in-process,
@@ -12,11 +13,8 @@
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
 
 use botzone_games::ataxx::eval::{self, TERMS};
-use botzone_games::bot::Without;
-use botzone_games::botzone::BotzoneGame;
-use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
-use botzone_games::game::{Game, Player};
-use botzone_games::search::alphabeta::AlphaBeta;
+use botzone_games::engines::{ataxx::ab, Without};
+use botzone_games::game::{Game, Player, Rules};
 use botzone_games::search::connect4::Connect4;
 use botzone_games::search::mcts;
 use botzone_games::search::memory::{MemoryConfig, MemoryMcts};
@@ -27,6 +25,7 @@ use clap::{Parser, Subcommand};
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
+#[command(name = "experiments", about = "Reproducible experiments for the seeds' claims (see shared/EXPERIMENTS.md)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,6 +33,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Seed 000 on Connect 4: M-MCTS variants against plain UCT.
     Mmcts {
         #[arg(long, default_value_t = 40)]
         games: usize,
@@ -43,10 +43,12 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         iterations: Vec<u64>,
     },
+    /// Seed 001: wall time of one thread against two root-parallel threads.
     Parallel {
         #[arg(long, default_value_t = 40_000)]
         iterations: u64,
     },
+    /// Fits the Ataxx evaluation's weights to self-play results (Texel's method).
     Texel {
         #[arg(long, default_value_t = 1000)]
         games: usize,
@@ -134,7 +136,7 @@ fn mmcts_experiment(games: usize, budgets: &[PerMove]) {
     }
 }
 
-fn time_parallel<G: BotzoneGame>(iterations: u64) -> (f64, f64) {
+fn time_parallel<G: Rules>(iterations: u64) -> (f64, f64) {
     let game = G::start();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
@@ -171,7 +173,7 @@ struct Sample {
 /// Self-play of `ab` at `nodes` per move from openings of 6 random plies.
 fn self_play(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mut engine = AlphaBeta::new(ab_config(&Without::default()), AtaxxEval::default());
+    let mut engine = ab(&Without::default());
     let mut samples = Vec::new();
     let mut moves = Vec::new();
     for _ in 0..games {

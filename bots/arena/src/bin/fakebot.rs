@@ -6,12 +6,16 @@
 //! (echoes the opponent's last move, or passes when it must move), nopass (Pencil: plays
 //! an undrawn edge even when it must pass).
 
-use botzone_games::bot::{self, Args};
 use botzone_games::botzone::{BotzoneGame, Match};
-use botzone_games::{ataxx, dots, nogo};
-use clap::Parser;
+use botzone_games::dots;
+use botzone_games::engines::{generic_engines, Registry};
+use clap::{Parser, ValueEnum};
+use frontend::Args;
 use std::io::{BufRead, Read};
 use std::time::Instant;
+
+use arena::games::GameName;
+use arena::with_game;
 
 fn random_bot<G: BotzoneGame>(flags: &[String]) -> ! {
     let start = Instant::now();
@@ -19,7 +23,8 @@ fn random_bot<G: BotzoneGame>(flags: &[String]) -> ! {
     argv.extend_from_slice(flags);
     let args = Args::parse_from(argv);
     let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
-    match bot::run::<G>(start, &args, &bot::generic_engines(), &mut stdin.lock(), &mut stdout.lock()) {
+    let registry = Registry::new(generic_engines());
+    match frontend::run::<G>(start, &args, &registry, &mut stdin.lock(), &mut stdout.lock(), &mut std::io::stderr()) {
         Ok(()) => std::process::exit(0),
         Err(e) => {
             eprintln!("fakebot: {e}");
@@ -46,11 +51,10 @@ fn main() {
         }
     }
     match mode.as_str() {
-        "random" => match game.as_str() {
-            "ataxx" => random_bot::<ataxx::Position>(&rest),
-            "dots" => random_bot::<dots::Position>(&rest),
-            _ => random_bot::<nogo::Position>(&rest),
-        },
+        "random" => {
+            let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
+            with_game!(game, G => random_bot::<G>(&rest))
+        }
         "garbage" => println!("hello, judge"),
         "crash" => std::process::exit(3),
         "sleep" => std::thread::sleep(std::time::Duration::from_secs(30)),

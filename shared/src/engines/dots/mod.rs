@@ -4,9 +4,10 @@
 
 pub mod solver;
 
-use crate::bot::{generic_engines, EngineSpec};
-use crate::dots::{loony_value, Capture, Component, Edge, Position};
-use crate::game::{mix64, Game, Outcome, Player};
+use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
+use crate::dots::eval::{self, margin};
+use crate::dots::{Capture, Edge, Position};
+use crate::game::{Game, Outcome, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, RandomPlayouts};
 use crate::search::memory::Features;
@@ -15,10 +16,6 @@ use solver::Solver;
 
 /// Box difference for the side to move: the boxes taken so far (the rest is search).
 pub struct BoxDifference;
-
-fn margin(p: &Position, side: Player) -> i32 {
-    p.score(side) as i32 - p.score(side.other()) as i32
-}
 
 impl Evaluator<Position> for BoxDifference {
     fn evaluate(&self, p: &Position) -> i32 {
@@ -30,18 +27,11 @@ impl Evaluator<Position> for BoxDifference {
     fn plies_left(&self, p: &Position) -> Option<i32> {
         Some(60 - p.drawn_count() as i32)
     }
-
-    /// The edges, the side to move and the first player's boxes (equal edges with a
-    /// different split of boxes have different values).
     fn hash(&self, p: &Position) -> u64 {
-        let (h, v) = p.edge_words();
-        let extra = u64::from(p.score(Player::First)) << 1 | u64::from(p.to_move() == Player::Second);
-        mix64(u64::from(h) | u64::from(v) << 30) ^ mix64(extra ^ 0xabcd_ef01)
+        eval::hash(p)
     }
-    /// Take boxes first; edges that hand a box over last.
     fn order(&self, p: &Position, e: Edge) -> i32 {
-        let gives = p.sides_after_hint(e);
-        2 * p.boxes_completed_by(e) as i32 - gives
+        eval::move_order(p, e)
     }
 }
 
@@ -93,41 +83,10 @@ impl Policy<Position> for Seed004 {
     }
 }
 
-/// The strong engine's knowledge and playouts: a box that can be taken is taken; otherwise
-/// a random edge that hands nothing over; once none is left, the position's exact value
-/// if it is made of independent chains and loops, else the edge that gives away the
-/// fewest boxes (and so on).
+/// The strong engine's knowledge (take boxes, don't hand them over) and playouts
+/// ([`eval::safe_edge_playout`]: safe edges, then chain theory's exact values).
 #[derive(Debug, Clone, Copy)]
 pub struct SafeEdges;
-
-/// A random safe edge, or else a random one among those that hand over the fewest boxes;
-/// `Err` with the chains and loops when the rest of the game is valued by chain theory.
-fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Result<Edge, Vec<Component>> {
-    let mut safe = Vec::with_capacity(moves.len());
-    let mut least = Vec::new();
-    let mut least_given = i32::MAX;
-    for &e in moves {
-        let given = p.sides_after_hint(e);
-        if given == 0 {
-            safe.push(e);
-        } else if safe.is_empty() {
-            if given < least_given {
-                least_given = given;
-                least.clear();
-            }
-            if given == least_given {
-                least.push(e);
-            }
-        }
-    }
-    if safe.is_empty() {
-        if let Some(parts) = p.simple_components() {
-            return Err(parts);
-        }
-    }
-    let pool = if safe.is_empty() { &least } else { &safe };
-    Ok(pool[rng.usize(..pool.len())])
-}
 
 impl Policy<Position> for SafeEdges {
     fn has_knowledge(&self) -> bool {
@@ -140,32 +99,8 @@ impl Policy<Position> for SafeEdges {
     }
 
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
-        let mut moves = Vec::with_capacity(60);
-        loop {
-            let e = match state.capture() {
-                Some(capture) => capture.take(),
-                None => {
-                    state.legal_moves(&mut moves);
-                    if moves.is_empty() {
-                        return state.outcome().expect("all edges drawn").reward(Player::First);
-                    }
-                    match quiet_playout_move(state, &moves, rng) {
-                        Ok(e) => e,
-                        Err(parts) => return exact_reward(state, &parts),
-                    }
-                }
-            };
-            played.push((state.to_move(), e));
-            state.play(e);
-        }
+        eval::safe_edge_playout(state, rng, played)
     }
-}
-
-/// The first player's reward in a position made of `parts` only, from chain theory.
-fn exact_reward(p: &Position, parts: &[Component]) -> f64 {
-    let final_margin = margin(p, p.to_move()) + loony_value(parts);
-    let winner = if final_margin > 0 { p.to_move() } else { p.to_move().other() };
-    Outcome::Win(winner).reward(Player::First)
 }
 
 /// The strong engine: MCTS with [`SafeEdges`], and the exact [`Solver`] from
@@ -181,7 +116,7 @@ pub struct Best {
 impl Engine<Position> for Best {
     fn search(&mut self, game: &Position, root_moves: &[Edge], budget: &Budget) -> SearchResult<Edge> {
         if let Some(Capture::Forced(e)) = game.capture() {
-            return SearchResult { best: e, summary: "forced capture".into(), root_stats: Vec::new() };
+            return SearchResult { best: e, summary: "forced capture".into(), nodes: 0, root_stats: Vec::new() };
         }
         let undrawn = 60 - game.drawn_count();
         if undrawn <= self.solve_from {
@@ -196,7 +131,7 @@ impl Engine<Position> for Best {
                     self.solver.nodes(),
                     budget.deadline.elapsed().as_millis()
                 );
-                return SearchResult { best: solved.best, summary, root_stats: Vec::new() };
+                return SearchResult { best: solved.best, summary, nodes: self.solver.nodes(), root_stats: Vec::new() };
             }
         }
         self.mcts.search(game, root_moves, budget)
@@ -238,29 +173,63 @@ impl Features for Position {
     }
 }
 
+/// Seed 004's endgame: exact alpha-beta on the box margin (no forward pruning, no
+/// aspiration), used by the `seed` engine and by the bench.
+pub fn seed_endgame() -> AlphaBeta<Position, BoxDifference> {
+    let config = AlphaBetaConfig {
+        name: "seed004-ab",
+        rfp_margin: None,
+        late_move_reductions: false,
+        aspiration: None,
+        ..Default::default()
+    };
+    AlphaBeta::new(config, BoxDifference)
+}
+
 /// The engines of the `dots` bot; the first is the default.
-pub fn engines() -> Vec<EngineSpec<Position>> {
+pub fn registry() -> Registry<Position> {
     let mut list = vec![
         EngineSpec {
             name: "best",
-            about: "MCTS with solver and safe-edge playouts ending in exact chain values; the exact chain-theory solver from 40 edges left",
-            features: &[("solver", "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)")],
+            about: "MCTS with solver and safe-edge playouts ending in exact chain values; the exact \
+                    chain-theory solver from 40 edges left",
+            features: &[(
+                "solver",
+                "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)",
+            )],
             make: |seed, without| {
-                let config = MctsConfig { name: "best", exploration: 0.7, solver: true, bias_decays: true, reuse_tree: true, ..MctsConfig::UCT };
-                Box::new(Best { mcts: Mcts::new(config, SafeEdges, seed), solver: Solver::new(20), solve_from: if without.has("solver") { 0 } else { 40 }, solver_share: 0.5 })
+                let config = MctsConfig {
+                    name: "best",
+                    exploration: 0.7,
+                    solver: true,
+                    bias_decays: true,
+                    reuse_tree: true,
+                    ..MctsConfig::UCT
+                };
+                Box::new(Best {
+                    mcts: Mcts::new(config, SafeEdges, seed),
+                    solver: Solver::new(20),
+                    solve_from: if without.has("solver") { 0 } else { 40 },
+                    solver_share: 0.5,
+                })
             },
         },
         EngineSpec {
-        name: "seed",
-        about: "seed 004: UCT with greedy bonus G in the opening, falling C in the middle game, alpha-beta once 30 edges remain, early stop",
-        features: &[],
-        make: |seed, _| {
-            let config = MctsConfig { name: "seed004", bias_decays: false, early_stop: true, ..MctsConfig::UCT };
-            let endgame = AlphaBetaConfig { name: "seed004-ab", rfp_margin: None, late_move_reductions: false, aspiration: None, ..Default::default() };
-            Box::new(ThreeStage { mcts: Mcts::new(config, SEED_004, seed), endgame: AlphaBeta::new(endgame, BoxDifference), endgame_edges: 30 })
+            name: "seed",
+            about: "seed 004: UCT with greedy bonus G in the opening, falling C in the middle game, \
+                    alpha-beta once 30 edges remain, early stop",
+            features: &[],
+            make: |seed, _| {
+                let config = MctsConfig { name: "seed004", bias_decays: false, early_stop: true, ..MctsConfig::UCT };
+                Box::new(ThreeStage {
+                    mcts: Mcts::new(config, SEED_004, seed),
+                    endgame: seed_endgame(),
+                    endgame_edges: 30,
+                })
+            },
         },
-    }];
-    list.push(super::mmcts_engine());
+        mmcts_engine(),
+    ];
     list.extend(generic_engines());
-    list
+    Registry::new(list)
 }

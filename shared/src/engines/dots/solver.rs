@@ -7,6 +7,7 @@
 //! box that can be taken leaves one to three moves worth trying, and a position of
 //! independent chains and loops is valued without search.
 
+use crate::dots::eval::margin;
 use crate::dots::{loony_value, symmetry, Capture, Edge, Position};
 use crate::game::Game;
 use crate::search::Budget;
@@ -169,7 +170,7 @@ impl Solver {
     pub fn solve(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
         self.start();
         // 25 boxes leave no draw: a final margin of at least 1 wins.
-        let need = 1 - super::margin(p, p.to_move());
+        let need = 1 - margin(p, p.to_move());
         let mut moves = p.capture().map_or_else(|| root_moves.to_vec(), Capture::moves);
         moves.retain(|e| root_moves.contains(e));
         if moves.is_empty() {

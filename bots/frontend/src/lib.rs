@@ -1,80 +1,14 @@
-//! Everything a bot binary does, shared by the three games: the command line, one
-//! Botzone turn (or a kept-running series of turns), and the debugging commands.
-//! Binaries only pick the game and its engines.
+//! What every bot binary does, for the three games: the command line, one Botzone turn
+//! (or a kept-running series of turns), and the debugging commands. The data path is
+//! stdin -> protocol (`botzone`) -> match -> engine (`engines`) -> answer -> stdout; the
+//! binaries only name their game's engine registry.
 
-use crate::botzone::{self, BotzoneGame, InputError, Match};
-use crate::game::Game;
-use crate::search::mcts;
-use crate::search::parallel::search_parallel;
-use crate::search::random::RandomMover;
-use crate::search::{Budget, Deadline, Engine};
+use botzone_games::botzone::{self, BotzoneGame, InputError, Match};
+use botzone_games::engines::{Registry, Searcher, Without};
+use botzone_games::search::{Budget, Deadline};
 use clap::Parser;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
-
-/// A selectable search algorithm of a bot.
-pub struct EngineSpec<G: Game> {
-    pub name: &'static str,
-    pub about: &'static str,
-    /// The features `--without` can switch off, each with what it is (ablation: what a
-    /// feature is worth is measured by a match of the engine with and without it).
-    pub features: &'static [(&'static str, &'static str)],
-    pub make: fn(seed: u64, without: &Without) -> Box<dyn Engine<G>>,
-}
-
-/// The engine features switched off with `--without`.
-#[derive(Debug, Clone, Default)]
-pub struct Without(pub Vec<String>);
-
-impl Without {
-    pub fn has(&self, feature: &str) -> bool {
-        self.0.iter().any(|f| f == feature)
-    }
-}
-
-impl<G: Game> EngineSpec<G> {
-    /// The engine with `without` switched off, or why that is not possible.
-    pub fn build(&self, seed: u64, without: &Without) -> Result<Box<dyn Engine<G>>, String> {
-        for f in &without.0 {
-            if !self.features.iter().any(|(name, _)| name == f) {
-                let names: Vec<_> = self.features.iter().map(|(name, _)| *name).collect();
-                return Err(if names.is_empty() {
-                    format!("engine {} has no feature to switch off (asked: {f:?})", self.name)
-                } else {
-                    format!("engine {} has no feature {f:?} to switch off; it has: {}", self.name, names.join(", "))
-                });
-            }
-        }
-        Ok((self.make)(seed, without))
-    }
-
-    /// One line of `--help`, with the features `--without` takes.
-    fn help_line(&self) -> String {
-        let mut line = format!("  {:<8} {}", self.name, self.about);
-        for (name, what) in self.features {
-            line.push_str(&format!("\n             --without {name}: {what}"));
-        }
-        line
-    }
-}
-
-/// The engines every game has.
-pub fn generic_engines<G: Game>() -> Vec<EngineSpec<G>> {
-    vec![
-        EngineSpec {
-            name: "uct",
-            about: "plain UCT, C = sqrt(2), uniformly random playouts (the seeds' baseline)",
-            features: &[],
-            make: |seed, _| Box::new(mcts::uct::<G>(seed)),
-        },
-        EngineSpec {
-            name: "random",
-            about: "a uniformly random legal move",
-            features: &[],
-            make: |seed, _| Box::new(RandomMover::new(seed)),
-        },
-    ]
-}
 
 #[derive(Parser, Debug, Clone)]
 #[command(about = "A Botzone bot: reads one turn's JSON (or simplified) input on stdin, prints one move.")]
@@ -146,18 +80,16 @@ impl From<io::Error> for BotError {
 }
 
 /// The whole program of a bot binary: parse flags, answer, exit 0 (or 2 with a message).
-pub fn main<G: BotzoneGame>(engines: Vec<EngineSpec<G>>) -> ! {
+pub fn main<G: BotzoneGame>(registry: Registry<G>) -> ! {
     let start = Instant::now();
-    let names: Vec<String> = engines.iter().map(EngineSpec::help_line).collect();
-    let command =
-        <Args as clap::CommandFactory>::command().name(G::NAME).after_help(format!("Engines:\n{}", names.join("\n")));
+    let command = <Args as clap::CommandFactory>::command().name(G::NAME).after_help(registry.help());
     let args = match command.try_get_matches().and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m)) {
         Ok(args) => args,
         Err(e) => e.exit(),
     };
     let stdin = io::stdin();
     let stdout = io::stdout();
-    match run::<G>(start, &args, &engines, &mut stdin.lock(), &mut stdout.lock()) {
+    match run::<G>(start, &args, &registry, &mut stdin.lock(), &mut stdout.lock(), &mut io::stderr()) {
         Ok(()) => std::process::exit(0),
         Err(e) => {
             eprintln!("{}: {e}", G::NAME);
@@ -180,60 +112,52 @@ fn next_line(input: &mut dyn BufRead) -> io::Result<Option<String>> {
     }
 }
 
-/// Runs one invocation of a bot on `input`, writing to `output`.
+/// Runs one invocation of a bot on `input`, writing answers to `output` and warnings
+/// (optional fields ignored) to `log`.
 pub fn run<G: BotzoneGame>(
     start: Instant,
     args: &Args,
-    engines: &[EngineSpec<G>],
+    registry: &Registry<G>,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
+    log: &mut dyn Write,
 ) -> Result<(), BotError> {
-    let spec = match &args.engine {
-        None => &engines[0],
-        Some(name) => engines.iter().find(|e| e.name == name).ok_or_else(|| {
-            let names: Vec<_> = engines.iter().map(|e| e.name).collect();
-            BotError::Usage(format!("unknown engine {name:?}; engines: {}", names.join(", ")))
-        })?,
-    };
+    // An unknown engine is a usage error even for the informational flags.
+    registry.find(args.engine.as_deref()).map_err(BotError::Usage)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
     });
     let first = next_line(input)?;
     if first.is_none() && (args.perft.is_some() || args.show) {
-        let game = G::start();
-        return write_info(args, &game, output);
+        return write_info(args, &G::start(), output);
     }
     let first = first.ok_or_else(|| InputError::Syntax("empty input".into()))?;
     let mut more = || next_line(input).ok().flatten();
-    let turn = botzone::parse_turn::<G>(&first, &mut more)?;
-    let mut game_match = Match::<G>::rebuild(&turn)?;
-    if args.perft.is_some() || args.show || args.legal {
-        if args.legal {
-            let legal: Vec<_> = if game_match.our_move() {
-                game_match.game.legal_responses().into_iter().map(|m| G::json_move(Some(m))).collect()
-            } else {
-                vec![G::json_move(None)]
-            };
-            writeln!(output, "{}", serde_json::Value::Array(legal))?;
-            return Ok(());
-        }
+    let mut game_match = Match::<G>::rebuild(&botzone::parse_turn::<G>(&first, &mut more)?)?;
+    report_warnings(&mut game_match, log);
+    if args.legal {
+        let legal: Vec<_> = if game_match.our_move() {
+            game_match.game.legal_responses().into_iter().map(|m| G::json_move(Some(m))).collect()
+        } else {
+            vec![G::json_move(None)]
+        };
+        writeln!(output, "{}", serde_json::Value::Array(legal))?;
+        return Ok(());
+    }
+    if args.perft.is_some() || args.show {
         return write_info(args, &game_match.game, output);
     }
 
     // Engines allocate their tables now, not for the informational flags above.
     let without = Without(args.without.clone());
-    let mut searchers: Vec<Box<dyn Engine<G>>> = (0..u64::from(args.threads))
-        .map(|i| spec.build(seed.wrapping_add(i), &without))
-        .collect::<Result<_, _>>()
-        .map_err(BotError::Usage)?;
-    let format = turn.format;
-    let mut time_limit = turn.time_limit_ms;
+    let mut searcher =
+        registry.searcher(args.engine.as_deref(), &without, seed, args.threads).map_err(BotError::Usage)?;
     let mut clock_start = start;
-    let mut first_turn = turn.number() == 0;
+    let mut first_turn = game_match.turn == 1;
     loop {
-        let budget = turn_budget(args, clock_start, first_turn, time_limit);
-        let (mv, summary) = choose(&mut game_match, &mut searchers, &budget);
-        writeln!(output, "{}", botzone::format_answer::<G>(format, mv, &summary))?;
+        let budget = turn_budget(args, clock_start, first_turn, game_match.time_limit_ms);
+        let (mv, summary) = choose(&game_match, &mut searcher, &budget);
+        writeln!(output, "{}", botzone::format_answer::<G>(game_match.format, mv, &summary))?;
         if !args.keep_running {
             output.flush()?;
             return Ok(());
@@ -244,21 +168,14 @@ pub fn run<G: BotzoneGame>(
         let Some(line) = next_line(input)? else { return Ok(()) };
         clock_start = Instant::now();
         first_turn = false;
-        if line.starts_with('{') && line.contains("\"requests\"") {
-            // A full history instead of one request: start over from it.
-            let turn = botzone::parse_turn::<G>(&line, &mut || None)?;
-            time_limit = turn.time_limit_ms.or(time_limit);
-            game_match = Match::rebuild(&turn)?;
-            continue;
-        }
-        let (request, claim) =
-            botzone::parse_request_line::<G>(format, &line).map_err(|reason| InputError::Illegal {
-                turn: game_match.turn,
-                entry: botzone::Entry::Request,
-                mv: line.chars().take(60).collect(),
-                reason,
-            })?;
-        game_match.apply_request(request, claim)?;
+        game_match.apply_line(&line)?;
+        report_warnings(&mut game_match, log);
+    }
+}
+
+fn report_warnings<G: BotzoneGame>(game_match: &mut Match<G>, log: &mut dyn Write) {
+    for warning in game_match.warnings.drain(..) {
+        let _ = writeln!(log, "{}: warning: {warning}", G::NAME);
     }
 }
 
@@ -296,24 +213,13 @@ fn turn_budget(args: &Args, start: Instant, first_turn: bool, time_limit_ms: Opt
 /// Our answer for the match's current turn: `None` (pass) when the rules give the move to
 /// the opponent (Pencil after it completed a box), else the engine's choice.
 fn choose<G: BotzoneGame>(
-    game_match: &mut Match<G>,
-    searchers: &mut [Box<dyn Engine<G>>],
+    game_match: &Match<G>,
+    searcher: &mut Searcher<G>,
     budget: &Budget,
 ) -> (Option<G::Move>, String) {
     if !game_match.our_move() {
         return (None, "pass: the opponent moves again".into());
     }
-    let game = &game_match.game;
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    let preferred: Vec<_> = moves.iter().copied().filter(|&m| !game.avoid_at_root(m)).collect();
-    let root_moves = if preferred.is_empty() { moves } else { preferred };
-    if root_moves.len() == 1 {
-        return (Some(root_moves[0]), "only move".into());
-    }
-    for searcher in searchers.iter_mut() {
-        searcher.set_history(&game_match.moves);
-    }
-    let result = search_parallel(searchers, game, &root_moves, budget);
+    let result = searcher.choose(&game_match.game, &game_match.moves, budget);
     (Some(result.best), result.summary)
 }

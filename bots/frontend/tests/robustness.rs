@@ -1,14 +1,15 @@
 //! Feeds many random and mutated inputs to each bot: every one must end with a legal
 //! answer or a clear error, never a panic or a hang.
 
-use botzone_games::bot::{self, Args};
 use botzone_games::botzone::{BotzoneGame, Match};
+use botzone_games::engines::{generic_engines, Registry};
 use botzone_games::{ataxx, dots, nogo};
 use clap::Parser;
+use frontend::Args;
 use std::time::{Duration, Instant};
 
 fn fixtures(game: &str) -> Vec<String> {
-    let dir = format!("{}/../fixtures/{game}", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/../../fixtures/{game}", env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -80,7 +81,8 @@ fn check_one<G: BotzoneGame>(input: &str) -> bool {
     let args = Args::parse_from(["bot", "--nodes", "20", "--seed", "1"]);
     let mut out = Vec::new();
     let start = Instant::now();
-    let result = bot::run::<G>(Instant::now(), &args, &bot::generic_engines(), &mut input.as_bytes(), &mut out);
+    let registry = Registry::new(generic_engines());
+    let result = frontend::run::<G>(Instant::now(), &args, &registry, &mut input.as_bytes(), &mut out, &mut Vec::new());
     assert!(start.elapsed() < Duration::from_secs(5), "too slow on {input:?}");
     match result {
         Err(e) => {
@@ -151,27 +153,30 @@ fn very_long_history_is_answered_or_refused_quickly() {
     let input = format!(r#"{{"requests":[{entries}],"responses":[{}]}}"#, vec![r#"{"x":-1,"y":-1}"#; 4999].join(","));
     assert!(!check_one::<nogo::Position>(&input));
     // A real 398-move Ataxx history is answered.
-    let cap = std::fs::read_to_string(format!("{}/../fixtures/ataxx/near_move_cap.json", env!("CARGO_MANIFEST_DIR")))
-        .unwrap();
+    let cap =
+        std::fs::read_to_string(format!("{}/../../fixtures/ataxx/near_move_cap.json", env!("CARGO_MANIFEST_DIR")))
+            .unwrap();
     assert!(check_one::<ataxx::Position>(&cap));
 }
 
 #[test]
 fn random_bytes_are_refused() {
     let mut rng = fastrand::Rng::with_seed(4);
+    let registry = Registry::new(generic_engines());
     for _ in 0..500 {
         let bytes: Vec<u8> = (0..rng.usize(..200)).map(|_| rng.u8(..)).collect();
         let args = Args::parse_from(["bot", "--nodes", "10"]);
         let mut out = Vec::new();
-        let result = bot::run::<ataxx::Position>(
+        let result = frontend::run::<ataxx::Position>(
             Instant::now(),
             &args,
-            &bot::generic_engines(),
+            &registry,
             &mut bytes.as_slice(),
             &mut out,
+            &mut Vec::new(),
         );
-        if let Err(e) = result {
-            assert!(!e.to_string().is_empty());
-        }
+        let err = result.expect_err(&format!("random bytes answered: {bytes:?}"));
+        assert!(err.to_string().starts_with("bad input"), "{err}");
+        assert!(out.is_empty(), "an answer was written for random bytes");
     }
 }

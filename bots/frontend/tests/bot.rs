@@ -1,0 +1,193 @@
+//! The bots' front end: one turn, simplified interaction, pass turns, keep-running,
+//! determinism, `--legal`, `--engine` and `--without`, through `frontend::run`.
+
+use botzone_games::botzone::{BotzoneGame, InputError, Match, Transcript};
+use botzone_games::engines::{generic_engines, Registry};
+use botzone_games::game::{Game, Player};
+use botzone_games::{ataxx, dots, nogo};
+use clap::Parser;
+use frontend::Args;
+use serde_json::{json, Value};
+use std::time::Instant;
+
+/// Runs a bot with the generic engines on `input` with `flags`; returns (exit status as
+/// Result, stdout).
+fn run_bot<G: BotzoneGame>(flags: &[&str], input: &str) -> (Result<(), String>, String) {
+    run_with::<G>(&Registry::new(generic_engines()), flags, input).0
+}
+
+/// Runs a bot with `registry`; returns ((exit status as Result, stdout), stderr).
+fn run_with<G: BotzoneGame>(
+    registry: &Registry<G>,
+    flags: &[&str],
+    input: &str,
+) -> ((Result<(), String>, String), String) {
+    let mut argv = vec!["bot"];
+    argv.extend_from_slice(flags);
+    let args = Args::parse_from(argv);
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    let result = frontend::run::<G>(Instant::now(), &args, registry, &mut input.as_bytes(), &mut out, &mut log);
+    ((result.map_err(|e| e.to_string()), String::from_utf8(out).unwrap()), String::from_utf8(log).unwrap())
+}
+
+fn rebuild<G: BotzoneGame>(input: &str) -> Result<Match<G>, InputError> {
+    Match::<G>::from_text(input)
+}
+
+/// Runs the Ataxx bot with its real engines.
+fn run_ataxx(flags: &[&str], input: &str) -> (Result<(), String>, String) {
+    run_with::<ataxx::Position>(&botzone_games::engines::ataxx::registry(), flags, input).0
+}
+
+#[test]
+fn simplified_interaction_round_trips() {
+    let input = "2\n-1 -1 -1 -1\n0 0 1 1\n6 0 5 0\n\n\n";
+    let m = rebuild::<ataxx::Position>(input).unwrap();
+    assert_eq!(m.us, Player::First);
+    assert_eq!(m.game.ply(), 2);
+    let (status, out) = run_bot::<ataxx::Position>(&["--nodes", "50", "--seed", "1"], input);
+    status.unwrap();
+    let first = out.lines().next().unwrap();
+    let fields: Vec<i64> = first.split_whitespace().map(|f| f.parse().unwrap()).collect();
+    assert_eq!(fields.len(), 4, "{out}");
+    let mv = ataxx::Position::parse_simple_move(&fields).unwrap().unwrap();
+    assert!(m.game.check(mv).is_ok());
+}
+
+#[test]
+fn crlf_and_trailing_spaces_are_not_errors() {
+    let (status, out) = run_bot::<nogo::Position>(
+        &["--nodes", "30", "--seed", "2"],
+        "{\"requests\":[{\"x\":-1,\"y\":-1}],\"responses\":[]}   \r\n",
+    );
+    status.unwrap();
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["response"]["x"].is_i64());
+}
+
+#[test]
+fn pencil_pass_request_is_answered_with_a_pass() {
+    // Red draws (1,0),(0,1),(1,2); blue answers elsewhere; red then completes box (1,1) and
+    // moves again, so blue is asked with pass 1.
+    let mut t = Transcript::<dots::Position>::new();
+    let edge = |x: i64, y: i64| dots::Position::parse_json_move(&json!({"x": x, "y": y})).unwrap();
+    for (x, y) in [(1, 0), (9, 10), (0, 1), (10, 9), (1, 2)] {
+        t.answer(edge(x, y)).unwrap();
+    }
+    assert_eq!(t.asked(), Player::Second);
+    t.answer(edge(2, 1)).unwrap(); // blue completes the box
+    assert_eq!(t.asked(), Player::First);
+    assert!(t.must_pass());
+    assert_eq!(t.last_request()["pass"], 1);
+    let (status, out) = run_bot::<dots::Position>(&["--nodes", "50"], &t.input().to_string());
+    status.unwrap();
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["response"], json!({"x": -1, "y": -1}));
+    // After red's pass, blue is asked with pass 0 and must move.
+    t.answer(None).unwrap();
+    assert!(!t.must_pass());
+    let m = rebuild::<dots::Position>(&t.input().to_string()).unwrap();
+    assert!(m.our_move());
+    assert_eq!(m.game.score(Player::Second), 1);
+}
+
+#[test]
+fn keep_running_answers_every_turn_with_the_marker() {
+    // Three turns: the full first input, then one request per line.
+    let input = concat!(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#, "\n");
+    let (status, out) = run_bot::<nogo::Position>(&["--nodes", "40", "--seed", "5", "--keep-running"], input);
+    status.unwrap();
+    let first: Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let ours = nogo::Position::parse_json_move(&first["response"]).unwrap().unwrap();
+    // Build the next two requests against our actual answers.
+    let mut game = nogo::Position::start();
+    game.play(ours);
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let reply = moves[0];
+    let mut input2 = String::from(r#"{"requests":[{"x":-1,"y":-1}],"responses":[]}"#);
+    input2.push('\n');
+    input2.push_str(&nogo::Position::json_move(Some(reply)).to_string());
+    input2.push('\n');
+    let (status, out) = run_bot::<nogo::Position>(&["--nodes", "40", "--seed", "5", "--keep-running"], &input2);
+    status.unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert_eq!(lines[1], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+    assert_eq!(lines[3], ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+    let second: Value = serde_json::from_str(lines[2]).unwrap();
+    let ours2 = nogo::Position::parse_json_move(&second["response"]).unwrap().unwrap();
+    game.play(reply);
+    assert!(game.check(ours2).is_ok());
+}
+
+#[test]
+fn keep_running_request_with_an_illegal_move_is_an_error() {
+    let input = "{\"requests\":[{\"x\":-1,\"y\":-1}],\"responses\":[]}\n{\"x\":42,\"y\":0}\n";
+    let (status, _) = run_bot::<nogo::Position>(&["--nodes", "20", "--keep-running"], input);
+    let err = status.unwrap_err();
+    assert!(err.contains("turn 1") && err.contains("off the 9x9 board"), "{err}");
+}
+
+#[test]
+fn an_unusable_time_limit_is_ignored_with_a_warning_on_stderr() {
+    let input = r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"time_limit":""}"#;
+    let ((status, out), log) = run_with::<nogo::Position>(&Registry::new(generic_engines()), &["--nodes", "30"], input);
+    status.unwrap();
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["response"]["x"].is_i64());
+    assert!(log.contains("warning: time_limit \"\""), "{log}");
+}
+
+#[test]
+fn same_seed_and_node_budget_give_the_same_answer() {
+    let input = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1}],"responses":[]}"#;
+    let answer = || {
+        let out = run_bot::<ataxx::Position>(&["--nodes", "300", "--seed", "9"], input).1;
+        let v: Value = serde_json::from_str(out.trim()).unwrap();
+        let debug = v["debug"].as_str().unwrap();
+        // Everything but the time taken must repeat.
+        (v["response"].clone(), debug[..debug.find(" ms=").unwrap()].to_string())
+    };
+    assert_eq!(answer(), answer());
+}
+
+#[test]
+fn legal_lists_every_source_target_pair() {
+    let input = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1}],"responses":[]}"#;
+    let (status, out) = run_bot::<ataxx::Position>(&["--legal"], input);
+    status.unwrap();
+    let v: Vec<Value> = serde_json::from_str(out.trim()).unwrap();
+    // Two corner pieces: 3 clones and 5 jumps each.
+    assert_eq!(v.len(), 16);
+}
+
+#[test]
+fn unknown_engine_is_a_usage_error() {
+    let (status, _) = run_bot::<ataxx::Position>(&["--engine", "nope"], "{}");
+    assert!(status.unwrap_err().contains("unknown engine"));
+}
+
+#[test]
+fn without_switches_off_named_features_and_rejects_unknown_ones() {
+    let start = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1}],"responses":[]}"#;
+    let fixed = ["--nodes", "3000", "--seed", "1"];
+    let score = |extra: &[&str]| {
+        let mut flags = fixed.to_vec();
+        flags.extend_from_slice(extra);
+        let (result, out) = run_ataxx(&flags, start);
+        result.unwrap();
+        let answer: Value = serde_json::from_str(out.trim()).unwrap();
+        let debug = answer["debug"].as_str().unwrap().to_string();
+        debug.split_whitespace().find(|w| w.starts_with("score=")).unwrap().to_string()
+    };
+    // The hand-set and the fitted weights value the start position differently.
+    assert_ne!(score(&[]), score(&["--without", "fitted-weights"]));
+    // Several at once, comma-separated.
+    assert!(score(&["--without", "aspiration,lmr,rfp"]).starts_with("score="));
+    let (result, _) = run_ataxx(&["--without", "lmr,bogus"], start);
+    let err = result.unwrap_err();
+    assert!(err.contains("no feature \"bogus\"") && err.contains("lmr, rfp"), "{err}");
+    let (result, _) = run_ataxx(&["--engine", "seed", "--without", "lmr"], start);
+    assert!(result.unwrap_err().contains("engine seed has no feature"));
+}
