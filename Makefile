@@ -26,6 +26,9 @@ fmt:
 
 lint:
 	$(CARGO) fmt --all -- --check
+	@# rustfmt silently leaves alone what it cannot fit in max_width (long strings): catch it.
+	@long=$$(git ls-files '*.rs' | xargs awk 'length > 120 { print FILENAME ":" FNR }'); \
+	if [ -n "$$long" ]; then echo "lines over 120 characters (rustfmt skips them):"; echo "$$long"; exit 1; fi
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 clean:

@@ -26,7 +26,10 @@ fn first_request_of_minus_ones_makes_us_first() {
 
 #[test]
 fn optional_and_unknown_fields_are_accepted() {
-    let input = r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"data":"","globaldata":"x","time_limit":1,"memory_limit":256,"extra":[1,2]}"#;
+    let input = concat!(
+        r#"{"requests":[{"x":-1,"y":-1}],"responses":[],"data":"","globaldata":"x","#,
+        r#""time_limit":1,"memory_limit":256,"extra":[1,2]}"#
+    );
     let mut lines = std::iter::empty();
     let turn = parse_turn::<nogo::Position>(input, &mut || lines.next()).unwrap();
     assert_eq!(turn.time_limit_ms, Some(1000));
@@ -35,9 +38,16 @@ fn optional_and_unknown_fields_are_accepted() {
 #[test]
 fn illegal_history_move_names_turn_and_move() {
     // Our response on turn 1 jumps onto an occupied square.
-    let input = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1},{"x0":6,"y0":0,"x1":5,"y1":0}],"responses":[{"x0":0,"y0":0,"x1":1,"y1":1}, {"x0":1,"y0":1,"x1":0,"y1":0}]}"#;
+    let input = concat!(
+        r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1},{"x0":6,"y0":0,"x1":5,"y1":0}],"#,
+        r#""responses":[{"x0":0,"y0":0,"x1":1,"y1":1}, {"x0":1,"y0":1,"x1":0,"y1":0}]}"#
+    );
     assert!(matches!(rebuild::<ataxx::Position>(input), Err(InputError::Syntax(_))));
-    let input = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1},{"x0":6,"y0":0,"x1":5,"y1":0},{"x0":5,"y0":0,"x1":4,"y1":0}],"responses":[{"x0":0,"y0":0,"x1":1,"y1":1},{"x0":1,"y0":1,"x1":0,"y1":0}]}"#;
+    let input = concat!(
+        r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1},{"x0":6,"y0":0,"x1":5,"y1":0},"#,
+        r#"{"x0":5,"y0":0,"x1":4,"y1":0}],"#,
+        r#""responses":[{"x0":0,"y0":0,"x1":1,"y1":1},{"x0":1,"y0":1,"x1":0,"y1":0}]}"#
+    );
     let err = rebuild::<ataxx::Position>(input).unwrap_err();
     match &err {
         InputError::Illegal { at, mv, .. } => {

@@ -7,6 +7,12 @@
 //! Querying is O(M * dim), so a node's neighbours are looked up again on each of its first
 //! 16 visits and then at powers of two, while its own value (the nearest entry, similarity
 //! 1) enters V_M live at every selection: a cost compromise, documented with the results.
+//!
+//! Its tree is its own, not `mcts.rs`'s: a node here carries a feature vector, a memory
+//! slot and cached neighbours, and backs up an EMA rather than a sum; folding that into
+//! the main engine would put seed 000's fields and branches in the hot loop of every
+//! other MCTS engine. What the two share is the engine interface, the budget and the
+//! playout (`mcts::random_playout`).
 
 use super::{Budget, Engine, SearchResult};
 use crate::game::{Game, Player};
