@@ -3,12 +3,40 @@
 //! stdin -> protocol (`botzone`) -> match -> engine (`engines`) -> answer -> stdout; the
 //! binaries only name their game's engine registry.
 
+mod gtp;
+mod uai;
+
 use botzone_games::botzone::{self, BotzoneGame, InputError, Match};
 use botzone_games::engines::{Registry, Searcher, Without};
 use botzone_games::search::{Budget, Deadline};
+use botzone_games::{ataxx, dots, nogo};
 use clap::Parser;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
+
+/// The engine protocols a game speaks besides Botzone's: UAI for Ataxx, GTP for NoGo.
+pub trait EngineProtocols: BotzoneGame {
+    fn serve_uai(_args: &Args, _registry: &Registry<Self>) -> Result<(), BotError> {
+        Err(BotError::Usage(format!("{} speaks no UAI (UAI is the Ataxx engines' protocol)", Self::NAME)))
+    }
+    fn serve_gtp(_args: &Args, _registry: &Registry<Self>) -> Result<(), BotError> {
+        Err(BotError::Usage(format!("{} speaks no GTP (GTP is NoGo's protocol here)", Self::NAME)))
+    }
+}
+
+impl EngineProtocols for ataxx::Position {
+    fn serve_uai(args: &Args, registry: &Registry<Self>) -> Result<(), BotError> {
+        uai::serve(args, registry)
+    }
+}
+
+impl EngineProtocols for nogo::Position {
+    fn serve_gtp(args: &Args, registry: &Registry<Self>) -> Result<(), BotError> {
+        gtp::serve(args, registry)
+    }
+}
+
+impl EngineProtocols for dots::Position {}
 
 #[derive(Parser, Debug, Clone)]
 #[command(about = "A Botzone bot: reads one turn's JSON (or simplified) input on stdin, prints one move.")]
@@ -47,6 +75,15 @@ pub struct Args {
     /// next request line.
     #[arg(long)]
     pub keep_running: bool,
+    /// Speak UAI (Ataxx engines' protocol) on stdin/stdout instead of Botzone's. Rules are
+    /// Botzone's: no pass (a blocked side ends the game and the other side takes the
+    /// empty squares), the 401-move cap and CIRCULAR_MOVE; UAI's usual rules let a blocked
+    /// side pass (`0000`), which this engine refuses in `position` and never plays.
+    #[arg(long, conflicts_with_all = ["gtp", "keep_running", "legal", "perft", "show"])]
+    pub uai: bool,
+    /// Speak GTP (Go engines' protocol, NoGo's) on stdin/stdout instead of Botzone's.
+    #[arg(long, conflicts_with_all = ["keep_running", "legal", "perft", "show"])]
+    pub gtp: bool,
 }
 
 /// Why a bot could not answer.
@@ -80,16 +117,21 @@ impl From<io::Error> for BotError {
 }
 
 /// The whole program of a bot binary: parse flags, answer, exit 0 (or 2 with a message).
-pub fn main<G: BotzoneGame>(registry: Registry<G>) -> ! {
+pub fn main<G: EngineProtocols>(registry: Registry<G>) -> ! {
     let start = Instant::now();
     let command = <Args as clap::CommandFactory>::command().name(G::NAME).after_help(registry.help());
     let args = match command.try_get_matches().and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m)) {
         Ok(args) => args,
         Err(e) => e.exit(),
     };
-    let stdin = io::stdin();
-    let stdout = io::stdout();
-    match run::<G>(start, &args, &registry, &mut stdin.lock(), &mut stdout.lock(), &mut io::stderr()) {
+    let result = if args.uai {
+        G::serve_uai(&args, &registry)
+    } else if args.gtp {
+        G::serve_gtp(&args, &registry)
+    } else {
+        run::<G>(start, &args, &registry, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())
+    };
+    match result {
         Ok(()) => std::process::exit(0),
         Err(e) => {
             eprintln!("{}: {e}", G::NAME);
@@ -124,9 +166,7 @@ pub fn run<G: BotzoneGame>(
 ) -> Result<(), BotError> {
     // An unknown engine is a usage error even for the informational flags.
     registry.find(args.engine.as_deref()).map_err(BotError::Usage)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = seed(args);
     let first = next_line(input)?;
     if first.is_none() && (args.perft.is_some() || args.show) {
         return write_info(args, &G::start(), output);
@@ -194,20 +234,29 @@ fn write_info<G: BotzoneGame>(args: &Args, game: &G, output: &mut dyn Write) -> 
 /// margin (100 ms) covers both.
 const SHORT_LIMIT_MARGIN_MS: u64 = 35;
 
+/// What a bot may spend of a limit of `limit_ms`: the limit less a margin for start-up,
+/// scheduling and output: 10%, and at least SHORT_LIMIT_MARGIN_MS, since at short limits
+/// the fixed costs dominate (but never more than half).
+pub fn safe_ms(limit_ms: u64) -> u64 {
+    limit_ms - (limit_ms / 10).max(SHORT_LIMIT_MARGIN_MS).min(limit_ms / 2)
+}
+
+/// The seed of `--seed`, else one from the clock.
+fn seed(args: &Args) -> u64 {
+    args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+    })
+}
+
 /// The search budget of one turn: `--nodes` alone fixes the work and ignores the clock;
 /// otherwise the time budget, doubled on the bot's first turn as Botzone does.
 fn turn_budget(args: &Args, start: Instant, first_turn: bool, time_limit_ms: Option<u64>) -> Budget {
     if args.nodes.is_some() && args.time_ms.is_none() {
-        return Budget { deadline: Deadline::never(), max_iterations: args.nodes };
+        return Budget { max_iterations: args.nodes, ..Budget::until(Deadline::never()) };
     }
-    // Without --time-ms: the input's limit less a margin for start-up, scheduling and
-    // output: 10%, and at least SHORT_LIMIT_MARGIN_MS, since at short limits the fixed
-    // costs dominate.
-    let normal_ms = args.time_ms.unwrap_or_else(|| {
-        time_limit_ms.map_or(900, |limit| limit - (limit / 10).max(SHORT_LIMIT_MARGIN_MS).min(limit / 2))
-    });
+    let normal_ms = args.time_ms.unwrap_or_else(|| time_limit_ms.map_or(900, safe_ms));
     let ms = if first_turn { 2 * normal_ms } else { normal_ms };
-    Budget { deadline: Deadline::new(start, Duration::from_millis(ms)), max_iterations: args.nodes }
+    Budget { max_iterations: args.nodes, ..Budget::until(Deadline::new(start, Duration::from_millis(ms))) }
 }
 
 /// Our answer for the match's current turn: `None` (pass) when the rules give the move to

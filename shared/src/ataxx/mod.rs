@@ -4,6 +4,7 @@ mod bitboard;
 mod board;
 pub mod eval;
 mod io;
+pub mod notation;
 
 pub use bitboard::{Bitboard, Square};
 pub use board::{Board, Move, Position, MOVE_CAP};

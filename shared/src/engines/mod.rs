@@ -136,7 +136,14 @@ impl<G: Rules> Searcher<G> {
     pub fn choose(&mut self, game: &G, history: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
         let moves = root_moves(game, self.avoid_at_root);
         if moves.len() == 1 {
-            return SearchResult { best: moves[0], summary: "only move".into(), nodes: 0, root_stats: Vec::new() };
+            return SearchResult {
+                score: None,
+                depth: 0,
+                best: moves[0],
+                summary: "only move".into(),
+                nodes: 0,
+                root_stats: Vec::new(),
+            };
         }
         for engine in &mut self.engines {
             engine.set_history(history);

@@ -10,7 +10,7 @@ use crate::nogo::{GroupBoard, Point, Position, CENTRE};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features};
-use crate::search::{Budget, Engine, SearchResult};
+use crate::search::{Budget, Engine, Score, SearchResult};
 
 /// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
 /// an offset from an even result), worth `weight` virtual visits.
@@ -95,7 +95,14 @@ impl Engine<Position> for SolveLate {
             let (score, best, depth) = self.solver.iterate(game, root_moves, &budget.share(self.share, 20.0));
             if score >= WIN / 2 {
                 let summary = format!("solver: win in {} plies, depth {depth}", WIN - score);
-                return SearchResult { best, summary, nodes: self.solver.nodes(), root_stats: Vec::new() };
+                return SearchResult {
+                    score: Some(Score::WinIn((WIN - score) as u32)),
+                    depth: depth as u32,
+                    best,
+                    summary,
+                    nodes: self.solver.nodes(),
+                    root_stats: Vec::new(),
+                };
             }
         }
         self.mcts.search(game, root_moves, budget)

@@ -6,6 +6,7 @@ mod board;
 pub mod eval;
 pub mod groups;
 mod io;
+pub mod notation;
 
 pub use bitboard::{Bitboard, Point};
 pub use board::{Position, CENTRE};

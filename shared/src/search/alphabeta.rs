@@ -8,7 +8,7 @@
 //! Games where a move can keep the turn (Dots) are handled by comparing the side to move
 //! before and after a move: the child's score is negated only when the side changes.
 
-use super::{Budget, Engine, SearchResult};
+use super::{Budget, Engine, Score, SearchResult};
 use crate::game::{Game, Outcome};
 
 /// Scores at or beyond `WIN - MAX_PLY` are won games (`WIN - plies to the end`).
@@ -337,6 +337,17 @@ fn farther_from_end(score: i32, plies: i32) -> i32 {
     }
 }
 
+/// A root score as a [`Score`]: won and lost games by their distance.
+pub fn score_of(score: i32) -> Score {
+    if score >= WIN - MAX_PLY {
+        Score::WinIn((WIN - score) as u32)
+    } else if score <= -(WIN - MAX_PLY) {
+        Score::LossIn((WIN + score) as u32)
+    } else {
+        Score::Centi(score)
+    }
+}
+
 /// Moves the best-keyed of `scored[i..]` to `i` and returns it. The first of equal keys
 /// wins and the others keep their order, so the moves come in the order a stable sort by
 /// key would give.
@@ -360,7 +371,14 @@ impl<G: Game, E: Evaluator<G>> Engine<G> for AlphaBeta<G, E> {
             self.nodes,
             budget.deadline.elapsed().as_millis()
         );
-        SearchResult { best, summary, nodes: self.nodes, root_stats: Vec::new() }
+        SearchResult {
+            score: Some(score_of(score)),
+            depth: completed.max(0) as u32,
+            best,
+            summary,
+            nodes: self.nodes,
+            root_stats: Vec::new(),
+        }
     }
 }
 
@@ -377,6 +395,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut best = (self.eval.evaluate(game), moves[0]);
         let mut completed = 0;
         let max_depth = self.eval.plies_left(game).map_or(self.config.max_depth, |p| p.clamp(1, self.config.max_depth));
+        let max_depth = budget.max_depth.map_or(max_depth, |d| max_depth.min(d.max(1) as i32));
         for depth in 1..=max_depth {
             let (mut lo, mut hi) = match self.config.aspiration {
                 Some(w) if depth > 2 && best.0.abs() < WIN / 2 => (best.0 - w, best.0 + w),

@@ -1,27 +1,36 @@
 //! All timing of a search: a deadline measured from a given instant (the process start,
-//! or the moment a kept-running bot read its request), and an optional iteration cap.
+//! or the moment a kept-running bot read its request), an optional stop flag (a UAI or
+//! GTP front end's `stop`), and optional iteration and depth caps.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Deadline {
     start: Instant,
     end: Option<Instant>,
+    /// Set from outside to end the search at once.
+    stop: Option<&'static AtomicBool>,
 }
 
 impl Deadline {
     /// A deadline `budget` after `start`.
     pub fn new(start: Instant, budget: Duration) -> Deadline {
-        Deadline { start, end: Some(start + budget) }
+        Deadline { start, end: Some(start + budget), stop: None }
     }
 
     /// A deadline that never expires (fixed-iteration searches).
     pub fn never() -> Deadline {
-        Deadline { start: Instant::now(), end: None }
+        Deadline { start: Instant::now(), end: None, stop: None }
+    }
+
+    /// This deadline, also expired once `stop` is set.
+    pub fn with_stop(self, stop: &'static AtomicBool) -> Deadline {
+        Deadline { stop: Some(stop), ..self }
     }
 
     pub fn expired(&self) -> bool {
-        self.end.is_some_and(|end| Instant::now() >= end)
+        self.end.is_some_and(|end| Instant::now() >= end) || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Time left, or `None` when unlimited.
@@ -39,6 +48,9 @@ impl Deadline {
 pub struct Budget {
     pub deadline: Deadline,
     pub max_iterations: Option<u64>,
+    /// The deepest iteration a depth-first search may start (UAI's `go depth`); searches
+    /// without depth ignore it.
+    pub max_depth: Option<u32>,
 }
 
 impl Budget {
@@ -47,8 +59,13 @@ impl Budget {
     /// a millisecond.
     pub const CLOCK_INTERVAL: u64 = 16;
 
+    /// Until `deadline`, with no other cap.
+    pub fn until(deadline: Deadline) -> Budget {
+        Budget { deadline, max_iterations: None, max_depth: None }
+    }
+
     pub fn iterations(n: u64) -> Budget {
-        Budget { deadline: Deadline::never(), max_iterations: Some(n) }
+        Budget { deadline: Deadline::never(), max_iterations: Some(n), max_depth: None }
     }
 
     /// A part of this budget for a first search that may hand over to a second: `share`
@@ -60,8 +77,9 @@ impl Budget {
             None => Deadline::never(),
         };
         Budget {
-            deadline,
+            deadline: Deadline { stop: self.deadline.stop, ..deadline },
             max_iterations: self.max_iterations.map(|n| (n as f64 * nodes_per_iteration * share) as u64),
+            max_depth: self.max_depth,
         }
     }
 

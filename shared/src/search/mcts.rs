@@ -10,7 +10,7 @@
 //! side that made its move and counts rewards for that side, so turn-keeping games (Dots)
 //! need no special case: the search never assumes that sides alternate.
 
-use super::{Budget, Engine, SearchResult};
+use super::{Budget, Engine, Score, SearchResult};
 use crate::game::{Game, Outcome, Player};
 
 /// What a game tells the search about a move, computed once when its node is created.
@@ -537,5 +537,17 @@ fn finish<G: Game>(
         .iter()
         .map(|c| (c.mv.expect("children have moves"), u64::from(c.visits), if c.visits > 0 { c.mean() } else { 0.0 }))
         .collect();
-    SearchResult { best: best.mv.expect("children have moves"), summary, nodes: tree.nodes.len() as u64, root_stats }
+    let score = match best.proof {
+        Proof::Win => Score::WinIn(1),
+        Proof::Loss => Score::LossIn(1),
+        Proof::Unknown => Score::WinRate(best.mean()),
+    };
+    SearchResult {
+        score: Some(score),
+        depth: 0,
+        best: best.mv.expect("children have moves"),
+        summary,
+        nodes: tree.nodes.len() as u64,
+        root_stats,
+    }
 }

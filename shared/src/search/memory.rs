@@ -14,7 +14,7 @@
 //! other MCTS engine. What the two share is the engine interface, the budget and the
 //! playout (`mcts::random_playout`).
 
-use super::{Budget, Engine, SearchResult};
+use super::{Budget, Engine, Score, SearchResult};
 use crate::game::{Game, Player};
 
 /// A state's feature vector for similarity, from the side to move's point of view.
@@ -348,7 +348,14 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
             budget.deadline.elapsed().as_millis()
         );
         let root_stats = children.iter().map(|c| (c.mv.expect("moves"), u64::from(c.visits), c.value)).collect();
-        SearchResult { best: best.mv.expect("moves"), summary, nodes: nodes.len() as u64, root_stats }
+        SearchResult {
+            score: Some(Score::WinRate(best.value)),
+            depth: 0,
+            best: best.mv.expect("moves"),
+            summary,
+            nodes: nodes.len() as u64,
+            root_stats,
+        }
     }
 }
 

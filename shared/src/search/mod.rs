@@ -12,11 +12,28 @@ pub use clock::{Budget, Deadline};
 
 use crate::game::Game;
 
+/// A search's value of its chosen move, for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Score {
+    /// An evaluation in the engine's own hundredths (Ataxx: centi-pieces).
+    Centi(i32),
+    /// A proven win reached this many plies from the root ...
+    WinIn(u32),
+    /// ... or a proven loss.
+    LossIn(u32),
+    /// A Monte Carlo mean, 0..1.
+    WinRate(f64),
+}
+
 /// What a search returns: the move to play and a one-line summary for Botzone's `debug`.
 #[derive(Debug, Clone)]
 pub struct SearchResult<M> {
     pub best: M,
     pub summary: String,
+    /// The value of `best`, where the search has one.
+    pub score: Option<Score>,
+    /// The deepest completed iteration of a depth-first search (0 for others).
+    pub depth: u32,
     /// The search's work in its own unit (tree nodes, alpha-beta nodes): the bench
     /// signature is built from it.
     pub nodes: u64,

@@ -2,7 +2,7 @@
 //! random stream; their root win-rate vectors are merged as X = sum_i w_i x_i, w_i = 1/N,
 //! and the move with the best merged win rate is played.
 
-use super::{Budget, Engine, SearchResult};
+use super::{Budget, Engine, Score, SearchResult};
 use crate::game::Game;
 
 /// Merges root statistics `(move, visits, mean)` of several searches with equal weights.
@@ -56,7 +56,8 @@ pub fn search_parallel<G: Game>(
     let best = best_merged_move(&merged).unwrap_or(results[0].best);
     let summary = format!("{} threads merged; {}", engines.len(), results[0].summary);
     let nodes = results.iter().map(|r| r.nodes).sum();
-    SearchResult { best, summary, nodes, root_stats: merged }
+    let score = merged.iter().find(|m| m.0 == best).map(|m| Score::WinRate(m.2));
+    SearchResult { score, depth: 0, best, summary, nodes, root_stats: merged }
 }
 
 #[cfg(test)]

@@ -16,6 +16,13 @@ impl RandomMover {
 impl<G: Game> Engine<G> for RandomMover {
     fn search(&mut self, _game: &G, root_moves: &[G::Move], _budget: &Budget) -> SearchResult<G::Move> {
         let best = root_moves[self.rng.usize(..root_moves.len())];
-        SearchResult { best, summary: format!("random, {} moves", root_moves.len()), nodes: 0, root_stats: Vec::new() }
+        SearchResult {
+            score: None,
+            depth: 0,
+            best,
+            summary: format!("random, {} moves", root_moves.len()),
+            nodes: 0,
+            root_stats: Vec::new(),
+        }
     }
 }

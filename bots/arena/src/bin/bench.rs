@@ -120,7 +120,7 @@ fn dots_solver_time(undrawn: u32, cap: Duration) -> String {
         let g = dots_position(undrawn, u64::from(undrawn) * 100 + seed);
         let mut solver = Solver::new(20);
         let start = Instant::now();
-        let budget = Budget { deadline: Deadline::new(start, cap), max_iterations: None };
+        let budget = Budget::until(Deadline::new(start, cap));
         if solver.value(&g, &budget).is_none() {
             return format!("{undrawn} undrawn: position {seed} not solved within {:.0} s", cap.as_secs_f64());
         }
@@ -139,7 +139,7 @@ fn dots_alphabeta_time(undrawn: u32, cap: Duration) -> String {
     g.legal_moves(&mut moves);
     let mut ab = seed_endgame();
     let start = Instant::now();
-    let budget = Budget { deadline: Deadline::new(start, cap), max_iterations: None };
+    let budget = Budget::until(Deadline::new(start, cap));
     let (score, _, depth) = ab.iterate(&g, &moves, &budget);
     let t = start.elapsed().as_secs_f64();
     if depth as u32 >= undrawn {

@@ -77,9 +77,7 @@ fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], per_move: Per
             return g.outcome().expect("over").reward(Player::First);
         }
         let budget = match per_move {
-            PerMove::Ms(ms) => {
-                Budget { deadline: Deadline::new(Instant::now(), Duration::from_millis(ms)), max_iterations: None }
-            }
+            PerMove::Ms(ms) => Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms))),
             PerMove::Iterations(n) => Budget::iterations(n),
         };
         let mv = players[g.to_move().index()].search(&g, &moves, &budget).best;

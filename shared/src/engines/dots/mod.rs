@@ -116,7 +116,14 @@ pub struct Best {
 impl Engine<Position> for Best {
     fn search(&mut self, game: &Position, root_moves: &[Edge], budget: &Budget) -> SearchResult<Edge> {
         if let Some(Capture::Forced(e)) = game.capture() {
-            return SearchResult { best: e, summary: "forced capture".into(), nodes: 0, root_stats: Vec::new() };
+            return SearchResult {
+                score: None,
+                depth: 0,
+                best: e,
+                summary: "forced capture".into(),
+                nodes: 0,
+                root_stats: Vec::new(),
+            };
         }
         let undrawn = 60 - game.drawn_count();
         if undrawn <= self.solve_from {
@@ -131,7 +138,14 @@ impl Engine<Position> for Best {
                     self.solver.nodes(),
                     budget.deadline.elapsed().as_millis()
                 );
-                return SearchResult { best: solved.best, summary, nodes: self.solver.nodes(), root_stats: Vec::new() };
+                return SearchResult {
+                    score: None,
+                    depth: 0,
+                    best: solved.best,
+                    summary,
+                    nodes: self.solver.nodes(),
+                    root_stats: Vec::new(),
+                };
             }
         }
         self.mcts.search(game, root_moves, budget)
