@@ -135,7 +135,6 @@ pub fn parse_fen(text: &str) -> Result<Position, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
 
     #[test]
     fn start_position_round_trips_and_matches_botzone_corners() {
