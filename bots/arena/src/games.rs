@@ -35,23 +35,70 @@ macro_rules! with_game {
     };
 }
 
+/// The protocols of foreign engines the arena drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineProtocol {
+    /// The Universal Ataxx Interface (UCI's form for Ataxx).
+    Uai,
+    /// The Go Text Protocol.
+    Gtp,
+}
+
 /// A game the arena can judge and open.
 pub trait ArenaGame: BotzoneGame {
     /// The game's name on Botzone (for `runmatch`).
     const BOTZONE_NAME: &'static str;
 
+    /// The protocol of this game's foreign engines, if the arena can drive any.
+    const ENGINE_PROTOCOL: Option<EngineProtocol> = None;
+
     /// Whether a random opening may play `mv` here.
     fn fits_random_opening(&self, _mv: Self::Move) -> bool {
         true
+    }
+
+    /// `mv` in the engine protocol's notation.
+    fn engine_move_text(mv: Self::Move) -> String {
+        format!("{mv:?}")
+    }
+
+    /// An engine's answer read as a move here: `None` for a pass (or a resignation),
+    /// which Botzone's rules reject.
+    fn parse_engine_move(&self, text: &str) -> Result<Option<Self::Move>, String> {
+        Err(format!("{text:?}: {} has no engine protocol", Self::NAME))
     }
 }
 
 impl ArenaGame for ataxx::Position {
     const BOTZONE_NAME: &'static str = "Ataxx";
+    const ENGINE_PROTOCOL: Option<EngineProtocol> = Some(EngineProtocol::Uai);
+
+    fn engine_move_text(mv: ataxx::Move) -> String {
+        ataxx::notation::move_text(mv)
+    }
+
+    fn parse_engine_move(&self, text: &str) -> Result<Option<ataxx::Move>, String> {
+        match text {
+            "0000" | "none" | "pass" => Ok(None),
+            _ => ataxx::notation::parse_move(self, text).map(Some),
+        }
+    }
 }
 
 impl ArenaGame for nogo::Position {
     const BOTZONE_NAME: &'static str = "NoGo";
+    const ENGINE_PROTOCOL: Option<EngineProtocol> = Some(EngineProtocol::Gtp);
+
+    fn engine_move_text(p: nogo::Point) -> String {
+        nogo::notation::vertex(p)
+    }
+
+    fn parse_engine_move(&self, text: &str) -> Result<Option<nogo::Point>, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "pass" | "resign" => Ok(None),
+            _ => nogo::notation::parse_vertex(text).map(Some),
+        }
+    }
 
     /// Not black's first move at the centre: our bot never plays it (a course rule), so
     /// an opening with it would not be one the bot could have chosen.

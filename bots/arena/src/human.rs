@@ -2,10 +2,11 @@
 //! GUI's functions: new game, undo, save and load (the file is the Botzone JSON history,
 //! so a saved game is also a fixture), quit.
 
+use crate::competitor::{Competitor, CompetitorSpec, TurnInput};
+use crate::games::ArenaGame;
 use crate::judge::{ask_move, input_with_limit, side_name};
-use crate::runner::{Bot, BotSpec};
 use botzone_games::botzone::{parse_simple_line, BotzoneGame, Match, Transcript};
-use botzone_games::game::{Outcome, Player};
+use botzone_games::game::{Outcome, Player as Side};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -40,7 +41,7 @@ impl<G: BotzoneGame> Session<G> {
     }
 
     /// Takes back the human's last move and every answer after it.
-    fn undo(&mut self, human: Player) -> bool {
+    fn undo(&mut self, human: Side) -> bool {
         let mut t = Transcript::<G>::new();
         let mut last_human_move = None;
         for (i, &a) in self.answers.iter().enumerate() {
@@ -76,15 +77,15 @@ impl<G: BotzoneGame> Session<G> {
     }
 }
 
-pub fn play<G: BotzoneGame>(
-    bot_spec: BotSpec,
-    human: Player,
+pub fn play<G: ArenaGame>(
+    bot_spec: CompetitorSpec,
+    human: Side,
     limit: Duration,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut s = Session::<G>::new();
-    let mut bot = Bot::new(bot_spec.clone());
+    let mut bot = Competitor::<G>::new(&bot_spec);
     let mut bot_asked = false;
     writeln!(out, "{} against a bot; you play {}. {HELP}", G::NAME, side_name(human))?;
     let mut show = true;
@@ -94,10 +95,16 @@ pub fn play<G: BotzoneGame>(
             let t = &s.transcript;
             let turn_limit = if bot_asked { limit } else { 2 * limit };
             bot_asked = true;
-            let asked =
-                ask_move::<G>(&mut bot, &input_with_limit(t, limit), &t.last_request().to_string(), turn_limit, |mv| {
-                    t.check(mv)
-                });
+            let (full_input, request) = (input_with_limit(t, limit), t.last_request().to_string());
+            let turn = TurnInput {
+                full_input: &full_input,
+                request: &request,
+                moves: t.moves(),
+                game: t.game(),
+                side: t.asked(),
+                limit: turn_limit,
+            };
+            let asked = ask_move(&mut bot, &turn, |mv| t.check(mv));
             let verdict = asked.answer.map_err(|f| format!("{}: {}", f.kind.name(), f.detail));
             if let Ok((mv, _)) = verdict {
                 s.answer(mv).expect("checked by ask_move");
@@ -145,12 +152,15 @@ pub fn play<G: BotzoneGame>(
             "help" => writeln!(out, "{HELP}")?,
             "new" => {
                 s = Session::new();
+                // A bot that keeps a board (kept running, or an engine) starts afresh.
+                bot.stop();
                 bot_asked = false;
                 show = true;
                 writeln!(out, "new game")?;
             }
             "undo" => {
                 if s.undo(human) {
+                    bot.stop();
                     show = true;
                     writeln!(out, "took back your last move and the bot's answer")?;
                 } else {
@@ -165,6 +175,7 @@ pub fn play<G: BotzoneGame>(
                 match std::fs::read_to_string(arg).map_err(|e| e.to_string()).and_then(|t| Session::load(&t)) {
                     Ok(loaded) => {
                         s = loaded;
+                        bot.stop();
                         show = true;
                         writeln!(out, "loaded {arg}")?;
                     }

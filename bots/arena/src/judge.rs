@@ -2,8 +2,9 @@
 //! turn order (Pencil's pass turns included), and the one way every tool asks a bot for a
 //! turn ([`ask_move`]).
 
+use crate::competitor::{Competitor, CompetitorSpec, TurnInput};
 use crate::games::ArenaGame;
-use crate::runner::{Bot, BotSpec, Fault, FaultKind};
+use crate::runner::{Fault, FaultKind};
 use botzone_games::botzone::{BotzoneGame, Transcript};
 use botzone_games::game::{forces_win, Outcome, Player};
 use serde_json::{json, Value};
@@ -104,7 +105,7 @@ const OPEN_PLIES: u32 = 4;
 /// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
 pub fn play_game<G: ArenaGame>(
     index: usize,
-    specs: [&BotSpec; 2],
+    specs: [&CompetitorSpec; 2],
     a_first: bool,
     opening: &[G::Move],
     limit: Duration,
@@ -118,10 +119,10 @@ pub fn play_game<G: ArenaGame>(
     }
     // bots by side: [first, second]
     let (first, second) = if a_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
-    let mut bots = [Bot::new(first.clone()), Bot::new(second.clone())];
+    let mut bots = [Competitor::<G>::new(first), Competitor::new(second)];
     let mut asked = [0usize; 2];
     let mut turns = Vec::new();
-    let finish = |outcome, reason: String, fault, turns, bots: &[Bot; 2]| GameRecord {
+    let finish = |outcome, reason: String, fault, turns, bots: &[Competitor<G>; 2]| GameRecord {
         index,
         a_first,
         opening: opening.iter().map(|&m| G::json_move(Some(m))).collect(),
@@ -142,13 +143,16 @@ pub fn play_game<G: ArenaGame>(
         // Botzone gives each bot's first turn twice the limit.
         let turn_limit = if asked[side.index()] == 0 { 2 * limit } else { limit };
         asked[side.index()] += 1;
-        let asked = ask_move::<G>(
-            &mut bots[side.index()],
-            &input_with_limit(&t, limit),
-            &t.last_request().to_string(),
-            turn_limit,
-            |mv| t.check(mv),
-        );
+        let (full_input, request) = (input_with_limit(&t, limit), t.last_request().to_string());
+        let turn = TurnInput {
+            full_input: &full_input,
+            request: &request,
+            moves: t.moves(),
+            game: t.game(),
+            side,
+            limit: turn_limit,
+        };
+        let asked = ask_move(&mut bots[side.index()], &turn, |mv| t.check(mv));
         let ms = asked.elapsed.as_millis() as u64;
         match asked.answer {
             Ok((mv, value)) => {
@@ -174,16 +178,13 @@ pub struct Asked<M> {
     pub elapsed: Duration,
 }
 
-/// Asks `bot` for one turn (`full_input` for a fresh process, `request` for a kept one)
-/// within `limit`, reads the answer as a move of `G` and has `check` judge it.
-pub fn ask_move<G: BotzoneGame>(
-    bot: &mut Bot,
-    full_input: &str,
-    request: &str,
-    limit: Duration,
+/// Asks `player` for one turn, reads the answer as a move of `G` and has `check` judge it.
+pub fn ask_move<G: ArenaGame>(
+    competitor: &mut Competitor<G>,
+    turn: &TurnInput<G>,
     check: impl Fn(Option<G::Move>) -> Result<(), String>,
 ) -> Asked<G::Move> {
-    let reply = bot.ask(full_input, request, limit);
+    let reply = competitor.ask(turn);
     let answer = reply.response.and_then(|value| {
         let illegal = |e: String| Fault { kind: FaultKind::Illegal, detail: format!("{value}: {e}") };
         let mv = G::parse_json_move(&value).map_err(illegal)?;

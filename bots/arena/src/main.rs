@@ -1,8 +1,8 @@
 //! `arena`: a local Botzone judge. Matches between any two Botzone-protocol programs with
 //! time limits, Elo and records; replays of logged games; a human against a bot.
 
+use arena::competitor::CompetitorSpec;
 use arena::games::{ArenaGame, GameName};
-use arena::runner::BotSpec;
 use arena::tournament::{run_match, MatchConfig};
 use arena::{human, replay, stats, with_game};
 use botzone_games::game::Player;
@@ -37,7 +37,7 @@ enum Command {
     Play {
         #[arg(value_enum)]
         game: GameName,
-        /// The bot's command line.
+        /// The bot's command line (a Botzone-protocol program, or `uai:CMD` / `gtp:CMD`).
         #[arg(long)]
         bot: String,
         /// Your side: black (first) or white (second); in Pencil black is red.
@@ -57,10 +57,11 @@ enum Side {
 
 #[derive(Args)]
 struct MatchArgs {
-    /// Bot A's command line.
+    /// Bot A's command line: a Botzone-protocol program, or a foreign engine as `uai:CMD`
+    /// (Ataxx) or `gtp:CMD` (NoGo), kept running and driven with the per-move limit.
     #[arg(long)]
     a: String,
-    /// Bot B's command line.
+    /// Bot B's command line (as --a).
     #[arg(long)]
     b: String,
     /// Number of games (pairs share an opening, colours swapped).
@@ -107,12 +108,16 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
             Some(stats::Sprt { elo0: parse(e0)?, elo1: parse(e1)? })
         }
     };
+    let a = CompetitorSpec::parse(&args.a, args.keep_running_a)?;
+    let b = CompetitorSpec::parse(&args.b, args.keep_running_b)?;
+    a.check::<G>()?;
+    b.check::<G>()?;
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
     let cfg = MatchConfig {
-        a: BotSpec::parse(&args.a, args.keep_running_a)?,
-        b: BotSpec::parse(&args.b, args.keep_running_b)?,
+        a,
+        b,
         a_command: args.a.clone(),
         b_command: args.b.clone(),
         games: args.games,
@@ -145,7 +150,8 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Play { game, bot, human, time_ms } => {
-            let spec = BotSpec::parse(&bot, false)?;
+            let spec = CompetitorSpec::parse(&bot, false)?;
+            with_game!(game, G => spec.check::<G>())?;
             let human = match human {
                 Side::Black => Player::First,
                 Side::White => Player::Second,

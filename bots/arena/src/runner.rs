@@ -42,7 +42,7 @@ pub struct Fault {
     pub detail: String,
 }
 
-fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
+pub fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
     Fault { kind, detail: detail.into() }
 }
 
@@ -64,35 +64,90 @@ impl BotSpec {
     }
 
     fn spawn(&self) -> Result<Child, Fault> {
-        Command::new(&self.argv[0])
-            .args(&self.argv[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| fault(FaultKind::Crash, format!("cannot start {:?}: {e}", self.argv[0])))
+        spawn(&self.argv)
     }
+}
+
+fn spawn(argv: &[String]) -> Result<Child, Fault> {
+    Command::new(&argv[0])
+        .args(&argv[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| fault(FaultKind::Crash, format!("cannot start {:?}: {e}", argv[0])))
 }
 
 /// Output larger than this is cut: no Botzone answer is that long.
 const MAX_OUTPUT: u64 = 1 << 20;
 
 /// How long past its limit a bot may run before it is killed.
-fn kill_after(limit: Duration) -> Duration {
+pub fn kill_after(limit: Duration) -> Duration {
     limit + limit.max(Duration::from_millis(500))
 }
 
-/// A kept-running bot process.
-struct Kept {
+/// A process kept running and spoken to in lines: a kept-running Botzone bot, or a UAI or
+/// GTP engine. Its output lines arrive through a reader thread (`None` at its end).
+pub struct LineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Option<String>>,
 }
 
+impl LineProcess {
+    pub fn start(argv: &[String]) -> Result<LineProcess, Fault> {
+        let mut child = spawn(argv)?;
+        let stdin = child.stdin.take().expect("piped");
+        let _ = drain(child.stderr.take().expect("piped"));
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => {
+                        if tx.send(Some(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(None);
+        });
+        Ok(LineProcess { child, stdin, lines: rx })
+    }
+
+    /// Writes one line; an error means the process no longer reads.
+    pub fn send(&mut self, line: &str) -> std::io::Result<()> {
+        writeln!(self.stdin, "{line}")?;
+        self.stdin.flush()
+    }
+
+    /// The next output line by `deadline`: `Ok(None)` when the output ended, `Err` when
+    /// the deadline passed first.
+    pub fn next_line(&self, deadline: Instant) -> Result<Option<String>, ()> {
+        match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Disconnected) => Ok(None),
+            Err(RecvTimeoutError::Timeout) => Err(()),
+        }
+    }
+
+    /// The exit status once the output has ended.
+    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        wait_briefly(&mut self.child)
+    }
+
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// One side of one game.
 pub struct Bot {
     spec: BotSpec,
-    kept: Option<Kept>,
+    kept: Option<LineProcess>,
     /// Kept-running processes started in this game: more than one means the bot left
     /// (exited after answering) and was started again.
     starts: u32,
@@ -172,13 +227,13 @@ impl Bot {
             // Botzone restarts a bot that exits with the full history, and so does the
             // judge; counted, since a bot that always exits is not measured kept running.
             self.starts += 1;
-            match self.start_kept() {
+            match LineProcess::start(&self.spec.argv) {
                 Ok(k) => self.kept = Some(k),
                 Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },
             }
         }
         let kept = self.kept.as_mut().expect("started above");
-        if writeln!(kept.stdin, "{line}").and_then(|_| kept.stdin.flush()).is_err() {
+        if kept.send(line).is_err() {
             self.stop();
             return Answer {
                 response: Err(fault(FaultKind::Crash, "the kept process closed its input")),
@@ -188,13 +243,13 @@ impl Bot {
         let mut output = Vec::new();
         let deadline = start + kill_after(limit);
         loop {
-            match kept.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            match kept.next_line(deadline) {
                 Ok(Some(l)) if l.trim() == KEEP_RUNNING_MARKER => break,
                 Ok(Some(l)) => output.push(l),
-                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(None) => {
                     // The bot exited instead of staying: Botzone restarts it with the full
                     // history next turn.
-                    let status = wait_briefly(&mut kept.child);
+                    let status = kept.exit_status();
                     self.kept = None;
                     let elapsed = start.elapsed();
                     if elapsed > limit {
@@ -205,7 +260,7 @@ impl Bot {
                     }
                     return Answer { response: parse_output(&output.join("\n")), elapsed };
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Err(()) => {
                     self.stop();
                     let elapsed = start.elapsed();
                     return Answer { response: Err(timeout(elapsed, limit, true)), elapsed };
@@ -219,33 +274,10 @@ impl Bot {
         Answer { response: parse_output(&output.join("\n")), elapsed }
     }
 
-    fn start_kept(&self) -> Result<Kept, Fault> {
-        let mut child = self.spec.spawn()?;
-        let stdin = child.stdin.take().expect("piped");
-        let _ = drain(child.stderr.take().expect("piped"));
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                match line {
-                    Ok(l) => {
-                        if tx.send(Some(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => break,
-                }
-            }
-            let _ = tx.send(None);
-        });
-        Ok(Kept { child, stdin, lines: rx })
-    }
-
     /// Kills a kept-running process, if any.
     pub fn stop(&mut self) {
-        if let Some(mut k) = self.kept.take() {
-            let _ = k.child.kill();
-            let _ = k.child.wait();
+        if let Some(k) = self.kept.take() {
+            k.kill();
         }
     }
 }
@@ -256,7 +288,7 @@ impl Drop for Bot {
     }
 }
 
-fn timeout(elapsed: Duration, limit: Duration, killed: bool) -> Fault {
+pub fn timeout(elapsed: Duration, limit: Duration, killed: bool) -> Fault {
     let how = if killed { ", killed" } else { "" };
     fault(FaultKind::Timeout, format!("answered after {} ms, limit {} ms{how}", elapsed.as_millis(), limit.as_millis()))
 }

@@ -1,9 +1,10 @@
 //! A match of many games between bots A and B: paired openings with colours swapped,
 //! games played in parallel, live progress, a summary, a JSON-lines log, optional SPRT.
 
+use crate::competitor::CompetitorSpec;
 use crate::games::ArenaGame;
 use crate::judge::{play_game, random_opening, GameRecord};
-use crate::runner::{BotSpec, FaultKind};
+use crate::runner::FaultKind;
 use crate::stats::{Sprt, SprtDecision, Tally};
 use botzone_games::game::Player;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,8 +16,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 pub struct MatchConfig {
-    pub a: BotSpec,
-    pub b: BotSpec,
+    pub a: CompetitorSpec,
+    pub b: CompetitorSpec,
     pub a_command: String,
     pub b_command: String,
     pub games: usize,

@@ -5,7 +5,7 @@
 //! is no pass, and a side without a legal move answers `genmove` with `resign` (it has
 //! lost). Moves must come in turn (black first), as in a NoGo game.
 
-use crate::{safe_ms, seed, Args, BotError};
+use crate::{kept_safe_ms, seed, Args, BotError};
 use botzone_games::engines::{Registry, Searcher, Without};
 use botzone_games::game::{Game, Player};
 use botzone_games::nogo::notation::{color_name, parse_color, parse_vertex, vertex};
@@ -164,7 +164,8 @@ impl Session<'_> {
         let budget = match (self.args.nodes, self.args.time_ms.or(self.clock.move_ms(side, &self.position))) {
             (Some(nodes), None) => Budget::iterations(nodes),
             (nodes, ms) => {
-                let ms = safe_ms(ms.unwrap_or(1000));
+                // Without a clock: Botzone's 1 s less its margin, as the Botzone bot.
+                let ms = ms.map_or(crate::safe_ms(1000), kept_safe_ms);
                 Budget { max_iterations: nodes, ..Budget::until(Deadline::new(received, Duration::from_millis(ms))) }
             }
         };

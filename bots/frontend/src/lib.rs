@@ -241,6 +241,13 @@ pub fn safe_ms(limit_ms: u64) -> u64 {
     limit_ms - (limit_ms / 10).max(SHORT_LIMIT_MARGIN_MS).min(limit_ms / 2)
 }
 
+/// What an engine kept running (UAI, GTP) may spend of `ms` it was given for a move: no
+/// process start-up to cover, so only 2% (at least 5 ms) for reading the command and
+/// writing the answer. A GUI or the arena already allows for its own overheads.
+pub fn kept_safe_ms(ms: u64) -> u64 {
+    ms - (ms / 50).max(5).min(ms / 2)
+}
+
 /// The seed of `--seed`, else one from the clock.
 fn seed(args: &Args) -> u64 {
     args.seed.unwrap_or_else(|| {

@@ -6,7 +6,7 @@
 //! (see `--help`): a pass (`0000`) in `position` is refused, and a finished game (a side
 //! blocked, a side without pieces, the 401-move cap) answers `bestmove 0000`.
 
-use crate::{safe_ms, seed, Args, BotError};
+use crate::{kept_safe_ms, seed, Args, BotError};
 use botzone_games::ataxx::notation::{fen, move_text, parse_fen, parse_move};
 use botzone_games::ataxx::Position;
 use botzone_games::engines::{Registry, Searcher, Without};
@@ -34,6 +34,7 @@ fn say(line: &str) {
 }
 
 /// The engine's settings, changed by `setoption`.
+#[derive(Clone)]
 struct Options {
     engine: Option<String>,
     without: Without,
@@ -144,29 +145,27 @@ impl Session<'_> {
     fn set_option(&mut self, rest: &str) -> Result<(), String> {
         let rest = rest.strip_prefix("name ").ok_or("setoption takes: name NAME value VALUE")?;
         let (name, value) = rest.split_once(" value ").map_or((rest.trim(), ""), |(n, v)| (n.trim(), v.trim()));
+        let mut options = self.options.clone();
         match name.to_ascii_lowercase().as_str() {
-            "engine" => {
-                self.registry.find(Some(value))?;
-                self.options.engine = Some(value.to_string());
-            }
+            "engine" => options.engine = Some(value.to_string()),
             "without" => {
                 let value = if value == "<empty>" { "" } else { value };
-                let without =
+                options.without =
                     Without(value.split(',').map(str::trim).filter(|f| !f.is_empty()).map(String::from).collect());
-                self.options.without = without;
             }
             "threads" => {
-                self.options.threads =
-                    value.parse().ok().filter(|t| (1..=64).contains(t)).ok_or("Threads is 1 to 64")?;
+                options.threads = value.parse().ok().filter(|t| (1..=64).contains(t)).ok_or("Threads is 1 to 64")?;
             }
-            "seed" => self.options.seed = value.parse().map_err(|_| "Seed is a number")?,
+            "seed" => options.seed = value.parse().map_err(|_| "Seed is a number")?,
             "hash" => return Err("Hash is fixed by the engine (ab: 32 MB); the option is not offered".into()),
             _ => return Err(format!("no option {name:?}")),
         }
-        // Checked now, built at the next `go`.
+        // The engine and its features must go together: kept only if they do, and built
+        // at the next `go`.
         self.registry
-            .searcher(self.options.engine.as_deref(), &self.options.without, 0, 1)
+            .searcher(options.engine.as_deref(), &options.without, 0, 1)
             .map_err(|e| format!("{e}; option {name} not changed"))?;
+        self.options = options;
         self.searcher = None;
         Ok(())
     }
@@ -206,12 +205,17 @@ impl Session<'_> {
             say("bestmove 0000");
             return;
         }
-        if self.searcher.is_none() {
-            let o = &self.options;
-            // Checked by set_option: this builds.
-            self.searcher = self.registry.searcher(o.engine.as_deref(), &o.without, o.seed, o.threads).ok();
-        }
-        let searcher = self.searcher.as_mut().expect("built above");
+        let searcher = match &mut self.searcher {
+            Some(searcher) => searcher,
+            None => {
+                let o = &self.options;
+                match self.registry.searcher(o.engine.as_deref(), &o.without, o.seed, o.threads) {
+                    Ok(searcher) => self.searcher.insert(searcher),
+                    // set_option keeps only settings that build, so this is not expected.
+                    Err(e) => return say(&format!("info string error: {e}\nbestmove 0000")),
+                }
+            }
+        };
         let start = Instant::now();
         let result = searcher.choose(&self.position, &self.moves, budget);
         let ms = start.elapsed().as_millis().max(1) as u64;
@@ -250,7 +254,7 @@ fn uai_score(score: Score) -> String {
 
 /// The budget of `go ...`: `movetime`, the clock (`wtime btime winc binc movestogo`),
 /// `depth`, `nodes`, `infinite`; with none of them, until `stop`. Time counts from when
-/// the command was read, less the Botzone bot's safety margin.
+/// the command was read, less a small margin (`kept_safe_ms`).
 fn go_budget(rest: &str, received: Instant, side: Player) -> Result<Budget, String> {
     let words: Vec<&str> = rest.split_whitespace().collect();
     let value = |key: &str| -> Result<Option<u64>, String> {
@@ -274,10 +278,10 @@ fn go_budget(rest: &str, received: Instant, side: Player) -> Result<Budget, Stri
     let max_iterations = value("nodes")?;
     let max_depth = value("depth")?.map(|d| d.min(u64::from(u32::MAX)) as u32);
     let ms = match (movetime, time) {
-        (Some(m), _) => Some(safe_ms(m)),
+        (Some(m), _) => Some(kept_safe_ms(m)),
         (None, Some(t)) => {
             let share = t / moves_to_go.unwrap_or(25).max(1) + inc.unwrap_or(0) * 3 / 4;
-            Some(safe_ms(share.min(t / 2).max(1)))
+            Some(kept_safe_ms(share.min(t / 2).max(1)))
         }
         (None, None) => None,
     };

@@ -8,6 +8,7 @@
 //! the shared rules rather than a forfeit. `connect runmatch --opponent BOTID [--first]`
 //! first creates a match against an existing Botzone bot.
 
+use arena::competitor::{Competitor, TurnInput};
 use arena::games::{ArenaGame, GameName};
 use arena::judge::ask_move;
 use arena::runner::{Bot, BotSpec};
@@ -56,7 +57,7 @@ struct Cli {
 /// One match: its history rebuilt and checked (none before its first request), and its bot.
 struct MatchState<G: ArenaGame> {
     history: Option<Match<G>>,
-    bot: Bot,
+    bot: Competitor<G>,
 }
 
 /// Our answer to one request: the bot's if the judge accepts it, else a legal move of our own.
@@ -80,14 +81,16 @@ fn answer<G: ArenaGame>(state: &mut MatchState<G>, request_line: &str, limit: Du
     .map_err(|e| e.to_string())?;
     let first_turn = m.turn == 1;
     let restarts_before = state.bot.restarts();
-    let input = m.history_json().to_string();
-    let asked = ask_move::<G>(
-        &mut state.bot,
-        &input,
-        &m.last_request_json().to_string(),
-        if first_turn { 2 * limit } else { limit },
-        |mv| m.check(mv),
-    );
+    let (full_input, request) = (m.history_json().to_string(), m.last_request_json().to_string());
+    let turn = TurnInput {
+        full_input: &full_input,
+        request: &request,
+        moves: &m.moves,
+        game: &m.game,
+        side: m.us,
+        limit: if first_turn { 2 * limit } else { limit },
+    };
+    let asked = ask_move(&mut state.bot, &turn, |mv| m.check(mv));
     if restarts_before == 0 && state.bot.restarts() == 1 {
         eprintln!(
             "connect: the bot exited after answering and runs afresh each turn: \
@@ -131,8 +134,9 @@ fn handle_body<G: ArenaGame>(
     for _ in 0..m {
         let (Some(id), Some(request)) = (lines.next(), lines.next()) else { break };
         let id = id.trim().to_string();
-        let state =
-            matches.entry(id.clone()).or_insert_with(|| MatchState { history: None, bot: Bot::new(spec.clone()) });
+        let state = matches
+            .entry(id.clone())
+            .or_insert_with(|| MatchState { history: None, bot: Competitor::Botzone(Bot::new(spec.clone())) });
         match answer::<G>(state, request.trim(), limit) {
             Ok(a) => {
                 eprintln!("connect: match {id}: request {} -> {a}", request.trim());

@@ -4,7 +4,9 @@
 //! random (a real bot with the random engine; extra flags go to it), garbage (prints
 //! text that is not JSON), crash (exits with status 3), sleep (sleeps 30 s), illegal
 //! (echoes the opponent's last move, or passes when it must move), nopass (Pencil: plays
-//! an undrawn edge even when it must pass).
+//! an undrawn edge even when it must pass); and foreign engines that misbehave:
+//! uai-pass (a UAI engine that always answers `bestmove 0000`), uai-sleep (one that never
+//! answers `go`), gtp-resign (a GTP engine that always resigns).
 
 use botzone_games::botzone::{BotzoneGame, Match};
 use botzone_games::dots;
@@ -40,6 +42,27 @@ fn never_passes<G: BotzoneGame>(input: &str) {
     println!("{}", serde_json::json!({"response": G::json_move(moves.first().copied())}));
 }
 
+/// A foreign engine that follows its protocol but answers every move request badly.
+fn fake_engine(mode: &str) {
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let command = line.split_whitespace().next().unwrap_or("");
+        let answer = match (mode, command) {
+            ("uai-pass" | "uai-sleep", "uai") => "uaiok",
+            ("uai-pass" | "uai-sleep", "isready") => "readyok",
+            ("uai-pass", "go") => "bestmove 0000",
+            ("uai-sleep", "go") => {
+                std::thread::sleep(std::time::Duration::from_secs(30));
+                continue;
+            }
+            ("gtp-resign", "genmove") => "= resign\n",
+            ("gtp-resign", _) => "=\n",
+            (_, "quit") => return,
+            _ => continue,
+        };
+        println!("{answer}");
+    }
+}
+
 fn main() {
     let (mut mode, mut game, mut rest) = (String::new(), String::from("nogo"), Vec::new());
     let mut argv = std::env::args().skip(1);
@@ -69,6 +92,7 @@ fn main() {
             }
             println!("{}", serde_json::json!({ "response": echo }));
         }
+        "uai-pass" | "uai-sleep" | "gtp-resign" => fake_engine(&mode),
         "nopass" => {
             let mut input = String::new();
             std::io::stdin().read_to_string(&mut input).expect("input");
