@@ -175,7 +175,7 @@ impl<G: ArenaGame> Engine<G> {
                     let status = process.exit_status().map_or("no status".into(), |s| s.to_string());
                     return Err(fault(FaultKind::Crash, format!("the engine exited ({status})")));
                 }
-                Err(()) => return Err(timeout(start.elapsed(), limit, true)),
+                Err(_) => return Err(timeout(start.elapsed(), limit, true)),
             }
         }
     }
@@ -271,7 +271,7 @@ fn engine_limit(limit: Duration) -> Duration {
 /// in fractions (our bots read those).
 fn gtp_seconds(limit: Duration) -> String {
     let ms = limit.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         format!("{:.3}", limit.as_secs_f64())

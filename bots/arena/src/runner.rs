@@ -86,6 +86,10 @@ pub fn kill_after(limit: Duration) -> Duration {
     limit + limit.max(Duration::from_millis(500))
 }
 
+/// The deadline passed before the process wrote a line.
+#[derive(Debug)]
+pub struct TimedOut;
+
 /// A process kept running and spoken to in lines: a kept-running Botzone bot, or a UAI or
 /// GTP engine. Its output lines arrive through a reader thread (`None` at its end).
 pub struct LineProcess {
@@ -125,11 +129,11 @@ impl LineProcess {
 
     /// The next output line by `deadline`: `Ok(None)` when the output ended, `Err` when
     /// the deadline passed first.
-    pub fn next_line(&self, deadline: Instant) -> Result<Option<String>, ()> {
+    pub fn next_line(&self, deadline: Instant) -> Result<Option<String>, TimedOut> {
         match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Disconnected) => Ok(None),
-            Err(RecvTimeoutError::Timeout) => Err(()),
+            Err(RecvTimeoutError::Timeout) => Err(TimedOut),
         }
     }
 
@@ -260,7 +264,7 @@ impl Bot {
                     }
                     return Answer { response: parse_output(&output.join("\n")), elapsed };
                 }
-                Err(()) => {
+                Err(TimedOut) => {
                     self.stop();
                     let elapsed = start.elapsed();
                     return Answer { response: Err(timeout(elapsed, limit, true)), elapsed };
