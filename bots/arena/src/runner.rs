@@ -151,6 +151,9 @@ impl LineProcess {
 /// One side of one game.
 pub struct Bot {
     spec: BotSpec,
+    /// Whether a late bot may run on past its limit (the judge measures how late it was)
+    /// or is killed at the limit (the connector must answer in time).
+    grace: bool,
     kept: Option<LineProcess>,
     /// Kept-running processes started in this game: more than one means the bot left
     /// (exited after answering) and was started again.
@@ -165,7 +168,21 @@ pub struct Answer {
 
 impl Bot {
     pub fn new(spec: BotSpec) -> Bot {
-        Bot { spec, kept: None, starts: 0 }
+        Bot { spec, grace: true, kept: None, starts: 0 }
+    }
+
+    /// A bot killed as soon as its limit has passed.
+    pub fn without_grace(spec: BotSpec) -> Bot {
+        Bot { spec, grace: false, kept: None, starts: 0 }
+    }
+
+    /// When a turn with `limit` is given up and the bot killed.
+    fn kill_at(&self, limit: Duration) -> Duration {
+        if self.grace {
+            kill_after(limit)
+        } else {
+            limit
+        }
     }
 
     /// How often this kept-running bot was started again after leaving (0 when fresh).
@@ -203,7 +220,7 @@ impl Bot {
             let _ = (&mut stdout).take(MAX_OUTPUT).read_to_end(&mut out);
             let _ = tx.send(out);
         });
-        let output = match rx.recv_timeout(kill_after(limit)) {
+        let output = match rx.recv_timeout(self.kill_at(limit)) {
             Ok(out) => out,
             Err(_) => {
                 let _ = child.kill();
@@ -236,6 +253,7 @@ impl Bot {
                 Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },
             }
         }
+        let deadline = start + self.kill_at(limit);
         let kept = self.kept.as_mut().expect("started above");
         if kept.send(line).is_err() {
             self.stop();
@@ -245,7 +263,6 @@ impl Bot {
             };
         }
         let mut output = Vec::new();
-        let deadline = start + kill_after(limit);
         loop {
             match kept.next_line(deadline) {
                 Ok(Some(l)) if l.trim() == KEEP_RUNNING_MARKER => break,
@@ -293,8 +310,12 @@ impl Drop for Bot {
 }
 
 pub fn timeout(elapsed: Duration, limit: Duration, killed: bool) -> Fault {
-    let how = if killed { ", killed" } else { "" };
-    fault(FaultKind::Timeout, format!("answered after {} ms, limit {} ms{how}", elapsed.as_millis(), limit.as_millis()))
+    let (ms, limit) = (elapsed.as_millis(), limit.as_millis());
+    if killed {
+        fault(FaultKind::Timeout, format!("no answer after {ms} ms (limit {limit} ms): killed"))
+    } else {
+        fault(FaultKind::Timeout, format!("answered after {ms} ms, limit {limit} ms"))
+    }
 }
 
 /// The exit status of a process whose output has ended; it normally follows at once.

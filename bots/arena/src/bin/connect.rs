@@ -11,14 +11,14 @@
 use arena::competitor::{Competitor, TurnInput};
 use arena::games::{ArenaGame, GameName};
 use arena::judge::ask_move;
-use arena::runner::{Bot, BotSpec};
+use arena::runner::{self, Bot, BotSpec};
 use arena::with_game;
 use botzone_games::botzone::{Format, Match};
 use clap::Parser;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "connect", about = "Play a bot on Botzone as a local AI (本地AI)")]
@@ -119,32 +119,59 @@ fn answer<G: ArenaGame>(state: &mut MatchState<G>, request_line: &str, limit: Du
     })
 }
 
-/// Handles one poll's body; returns the answers to send with the next poll.
+/// Whether a match id can go into an `X-Match-<id>` header name (an HTTP token).
+fn sendable_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Handles one poll's body; returns the answers to send with the next poll. The matches
+/// asked are answered at once, each by its own bot in its own thread.
 fn handle_body<G: ArenaGame>(
     body: &str,
     matches: &mut HashMap<String, MatchState<G>>,
     spec: &BotSpec,
     limit: Duration,
-) -> Vec<(String, String)> {
+) -> Result<Vec<(String, String)>, String> {
     let mut lines = body.lines();
-    let header = lines.next().unwrap_or("0 0");
-    let mut counts = header.split_whitespace().map(|n| n.parse::<usize>().unwrap_or(0));
-    let (m, n) = (counts.next().unwrap_or(0), counts.next().unwrap_or(0));
-    let mut answers = Vec::new();
+    let header = lines.next().unwrap_or("");
+    let counts: Vec<usize> = header.split_whitespace().map_while(|n| n.parse().ok()).collect();
+    let [m, n] = counts[..] else {
+        return Err(format!("the reply is not the local-AI protocol (first line {:?})", runner::clip(header)));
+    };
+    let mut asked = Vec::new();
     for _ in 0..m {
         let (Some(id), Some(request)) = (lines.next(), lines.next()) else { break };
         let id = id.trim().to_string();
-        let state = matches
-            .entry(id.clone())
-            .or_insert_with(|| MatchState { history: None, bot: Competitor::Botzone(Bot::new(spec.clone())) });
-        match answer::<G>(state, request.trim(), limit) {
-            Ok(a) => {
-                eprintln!("connect: match {id}: request {} -> {a}", request.trim());
-                answers.push((id, a));
-            }
-            Err(e) => eprintln!("connect: match {id}: cannot answer: {e}"),
+        if !sendable_id(&id) {
+            eprintln!("connect: match {id:?}: its id cannot be sent back in an HTTP header; match skipped");
+            continue;
         }
+        matches.entry(id.clone()).or_insert_with(|| MatchState {
+            history: None,
+            // Killed at its limit: the substitute must still be in time.
+            bot: Competitor::Botzone(Bot::without_grace(spec.clone())),
+        });
+        asked.push((id, request.trim().to_string()));
     }
+    let answers = std::thread::scope(|scope| {
+        let threads: Vec<_> = matches
+            .iter_mut()
+            .filter_map(|(id, state)| asked.iter().find(|(a, _)| a == id).map(|(_, request)| (id, state, request)))
+            .map(|(id, state, request)| {
+                scope.spawn(move || match answer::<G>(state, request, limit) {
+                    Ok(a) => {
+                        eprintln!("connect: match {id}: request {request} -> {a}");
+                        Some((id.clone(), a))
+                    }
+                    Err(e) => {
+                        eprintln!("connect: match {id}: cannot answer: {e}");
+                        None
+                    }
+                })
+            })
+            .collect();
+        threads.into_iter().filter_map(|t| t.join().expect("an answering thread panicked")).collect()
+    });
     for _ in 0..n {
         let Some(line) = lines.next() else { break };
         let f: Vec<&str> = line.split_whitespace().collect();
@@ -160,8 +187,42 @@ fn handle_body<G: ArenaGame>(
         }
         matches.remove(*id);
     }
-    answers
+    Ok(answers)
 }
+
+/// A failed HTTP call: worth retrying, or not (a wrong secret, a bad server address).
+enum CallError {
+    Fatal(String),
+    Transient(String),
+}
+
+fn classify(e: ureq::Error) -> CallError {
+    match e {
+        ureq::Error::Status(code @ (401 | 403 | 404), _) => {
+            CallError::Fatal(format!("HTTP {code}: the server refuses this user and secret (check --user, --secret)"))
+        }
+        ureq::Error::Status(code, _) => CallError::Transient(format!("HTTP {code}")),
+        ureq::Error::Transport(t) => match t.kind() {
+            ureq::ErrorKind::InvalidUrl | ureq::ErrorKind::UnknownScheme | ureq::ErrorKind::InvalidProxyUrl => {
+                CallError::Fatal(format!("the server address is unusable: {t}"))
+            }
+            _ => CallError::Transient(t.to_string()),
+        },
+    }
+}
+
+/// `text` with the secret key replaced: it is part of every URL, and must never be shown.
+fn redact(text: &str, secret: &str) -> String {
+    if secret.is_empty() {
+        text.to_string()
+    } else {
+        text.replace(secret, "<secret>")
+    }
+}
+
+/// The least time between the starts of two polls: a server that answers at once (with
+/// nothing, or with garbage) is not asked more than 5 times a second.
+const MIN_POLL_INTERVAL: Duration = Duration::from_millis(200);
 
 fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Result<(), String> {
     let spec = BotSpec::parse(&cli.bot, cli.keep_running)?;
@@ -171,21 +232,35 @@ fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Res
     let mut pending: Vec<(String, String)> = Vec::new();
     let mut backoff = Duration::from_millis(500);
     let mut polls = 0;
+    let mut last_poll: Option<Instant> = None;
     while !stop.load(Ordering::SeqCst) {
+        if let Some(last) = last_poll {
+            std::thread::sleep(MIN_POLL_INTERVAL.saturating_sub(last.elapsed()));
+        }
+        last_poll = Some(Instant::now());
         let mut request = agent.get(&url);
         for (id, a) in &pending {
             request = request.set(&format!("X-Match-{id}"), a);
         }
-        match request.call().map_err(|e| e.to_string()).and_then(|r| r.into_string().map_err(|e| e.to_string())) {
-            Err(e) => {
+        let reply = request
+            .call()
+            .map_err(classify)
+            .and_then(|r| r.into_string().map_err(|e| CallError::Transient(format!("reading the reply: {e}"))));
+        match reply {
+            Err(CallError::Fatal(e)) => return Err(redact(&e, &cli.secret)),
+            Err(CallError::Transient(e)) => {
                 // The answers stay pending: they go with the next successful poll.
-                eprintln!("connect: poll failed ({e}); retrying in {} ms", backoff.as_millis());
+                eprintln!("connect: poll failed ({}); retrying in {} ms", redact(&e, &cli.secret), backoff.as_millis());
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(30));
             }
             Ok(body) => {
                 backoff = Duration::from_millis(500);
-                pending = handle_body::<G>(&body, &mut matches, &spec, limit);
+                match handle_body::<G>(&body, &mut matches, &spec, limit) {
+                    Ok(answers) => pending = answers,
+                    // Nothing of it is understood: the answers wait for a real reply.
+                    Err(e) => eprintln!("connect: {}", redact(&e, &cli.secret)),
+                }
                 polls += 1;
                 if cli.max_polls.is_some_and(|max| polls >= max) {
                     break;
@@ -220,7 +295,11 @@ fn run(cli: Cli) -> Result<(), String> {
             .set("X-Player-1", p1)
             .set("X-Timelimit", &(cli.time_ms / 1000).max(1).to_string())
             .call()
-            .map_err(|e| format!("runmatch failed: {e}"))?
+            .map_err(|e| match classify(e) {
+                CallError::Fatal(e) | CallError::Transient(e) => {
+                    format!("runmatch failed: {}", redact(&e, &cli.secret))
+                }
+            })?
             .into_string()
             .map_err(|e| e.to_string())?;
         eprintln!("connect: created match {}", id.trim());

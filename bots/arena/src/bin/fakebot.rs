@@ -1,7 +1,8 @@
 //! Misbehaving bots for the arena's tests, and a random mover, in one test binary.
 //!
 //! `fakebot --mode MODE [--game GAME] [BOT FLAGS...]`:
-//! random (a real bot with the random engine; extra flags go to it), garbage (prints
+//! random (a real bot with the random engine; extra flags go to it), slow (the same after
+//! 300 ms), garbage (prints
 //! text that is not JSON), crash (exits with status 3), sleep (sleeps 30 s), illegal
 //! (echoes the opponent's last move, or passes when it must move), nopass (Pencil: plays
 //! an undrawn edge even when it must pass); and foreign engines that misbehave:
@@ -74,7 +75,10 @@ fn main() {
         }
     }
     match mode.as_str() {
-        "random" => {
+        "random" | "slow" => {
+            if mode == "slow" {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
             let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
             with_game!(game, G => random_bot::<G>(&rest))
         }
