@@ -142,6 +142,19 @@ pub fn parse_turn<G: BotzoneGame>(
     }
 }
 
+/// Parses a whole turn's input held in memory: one JSON object, on one line or spread over
+/// several (as a user pipes a pretty-printed fixture), or simplified interaction; a UTF-8
+/// byte order mark and blank lines are skipped.
+pub fn parse_turn_text<G: BotzoneGame>(text: &str) -> Result<Turn<G::Move>, InputError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text).trim();
+    if text.starts_with('{') {
+        return parse_json_turn::<G>(text);
+    }
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string);
+    let first = lines.next().unwrap_or_default();
+    parse_turn::<G>(&first, &mut || lines.next())
+}
+
 fn clip(s: &str) -> String {
     let mut out: String = s.chars().take(60).collect();
     if out.len() < s.len() {
@@ -151,8 +164,14 @@ fn clip(s: &str) -> String {
 }
 
 fn parse_json_turn<G: BotzoneGame>(line: &str) -> Result<Turn<G::Move>, InputError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| syntax(format!("invalid JSON: {e}")))?;
-    let object = value.as_object().ok_or_else(|| syntax("the input is not a JSON object"))?;
+    let value: Value = serde_json::from_str(line).map_err(|e| {
+        if e.is_eof() {
+            syntax(format!("the input must be one JSON object, and it ends inside it ({e})"))
+        } else {
+            syntax(format!("invalid JSON: {e}"))
+        }
+    })?;
+    let object = value.as_object().ok_or_else(|| syntax("the input must be one JSON object"))?;
     let list = |key: &str| -> Result<&Vec<Value>, InputError> {
         object
             .get(key)
@@ -263,7 +282,9 @@ pub fn parse_simple_line<G: BotzoneGame>(line: &str) -> Result<Option<G::Move>, 
 /// Reads an integer field of a move object.
 pub fn int_field(object: &Map<String, Value>, key: &str) -> Result<i64, String> {
     let v = object.get(key).ok_or_else(|| format!("missing field \"{key}\""))?;
-    v.as_i64().ok_or_else(|| format!("field \"{key}\" is not an integer: {v}"))
+    // `4.0` and `1e0` are integers written otherwise: unambiguous, so accepted.
+    let integral = || v.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= 1e9).map(|f| f as i64);
+    v.as_i64().or_else(integral).ok_or_else(|| format!("field \"{key}\" is not an integer: {v}"))
 }
 
 /// The object form of a move value, or an error naming what it is instead.
@@ -295,9 +316,7 @@ impl<G: BotzoneGame> Match<G> {
     /// Parses a whole turn's input held in memory (either form; blank lines skipped) and
     /// replays its history with every move checked.
     pub fn from_text(text: &str) -> Result<Match<G>, InputError> {
-        let mut lines = text.lines().filter(|l| !l.trim().is_empty()).map(str::to_string);
-        let first = lines.next().unwrap_or_default();
-        Match::rebuild(&parse_turn::<G>(&first, &mut || lines.next())?)
+        Match::rebuild(&parse_turn_text::<G>(text)?)
     }
 
     /// Replays a whole history with every move checked.
@@ -363,6 +382,10 @@ impl<G: BotzoneGame> Match<G> {
         let at = At { turn: k, entry: Entry::Request };
         if !(k == 0 && self.us == Player::First) {
             self.apply(at, request)?;
+        }
+        // A request after the end is that, whatever its pass flag claims.
+        if self.game.outcome().is_some() {
+            return Err(InputError::GameOver { turn: k });
         }
         if let Some(claim) = extra_turn {
             let opponent_moves_again = self.game.outcome().is_none() && self.game.to_move() != self.us;

@@ -11,7 +11,7 @@ use botzone_games::engines::{Registry, Searcher, Without};
 use botzone_games::search::{Budget, Deadline};
 use botzone_games::{ataxx, dots, nogo};
 use clap::Parser;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read as _, Write};
 use std::time::{Duration, Instant};
 
 /// The engine protocols a game speaks besides Botzone's: UAI for Ataxx, GTP for NoGo.
@@ -100,6 +100,9 @@ impl std::fmt::Display for BotError {
             BotError::Input(e) => write!(f, "{e}"),
             BotError::Usage(e) => write!(f, "{e}"),
             BotError::Io(e) if e.kind() == io::ErrorKind::InvalidData => write!(f, "bad input: not UTF-8 text"),
+            BotError::Io(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+                write!(f, "bad input: {e}; no Botzone turn is that large")
+            }
             BotError::Io(e) => write!(f, "I/O error: {e}"),
         }
     }
@@ -140,13 +143,48 @@ pub fn main<G: EngineProtocols>(registry: Registry<G>) -> ! {
     }
 }
 
-/// The first line of input that is not blank, without its line end; `None` at end of input.
+/// The most input a turn may take. Botzone's histories are tens of kilobytes (a 401-move
+/// Ataxx game is about 30 KB, `data` at most 100 KB): anything larger is refused before
+/// it is parsed, so a huge input cannot take the memory.
+const MAX_INPUT: u64 = 4 << 20;
+
+fn too_large() -> io::Error {
+    io::Error::new(io::ErrorKind::FileTooLarge, format!("more than {} MB", MAX_INPUT >> 20))
+}
+
+/// The start of a turn: its first line that is not blank (a byte order mark dropped) and,
+/// when that line opens a JSON object it does not close (a pretty-printed input), the
+/// lines that close it. Nothing past the turn is read: Botzone may keep stdin open.
+fn read_turn_start(input: &mut dyn BufRead) -> Result<Option<String>, BotError> {
+    let Some(first) = next_line(input)? else { return Ok(None) };
+    let mut text = first.strip_prefix('\u{feff}').unwrap_or(&first).trim_start().to_string();
+    while text.starts_with('{') {
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Err(e) if e.is_eof() => match next_line(input)? {
+                Some(line) if (text.len() + line.len()) as u64 <= MAX_INPUT => {
+                    text.push('\n');
+                    text.push_str(&line);
+                }
+                Some(_) => return Err(too_large().into()),
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    Ok(Some(text))
+}
+
+/// The first line of input that is not blank, without its line end; `None` at end of
+/// input. A line longer than `MAX_INPUT` is refused before it is all read.
 fn next_line(input: &mut dyn BufRead) -> io::Result<Option<String>> {
     let mut line = String::new();
     loop {
         line.clear();
-        if input.read_line(&mut line)? == 0 {
+        if input.take(MAX_INPUT + 1).read_line(&mut line)? == 0 {
             return Ok(None);
+        }
+        if line.len() as u64 > MAX_INPUT {
+            return Err(too_large());
         }
         if !line.trim().is_empty() {
             return Ok(Some(line.trim().to_string()));
@@ -167,13 +205,14 @@ pub fn run<G: BotzoneGame>(
     // An unknown engine is a usage error even for the informational flags.
     registry.find(args.engine.as_deref()).map_err(BotError::Usage)?;
     let seed = seed(args);
-    let first = next_line(input)?;
+    let first = read_turn_start(input)?;
     if first.is_none() && (args.perft.is_some() || args.show) {
         return write_info(args, &G::start(), output);
     }
     let first = first.ok_or_else(|| InputError::Syntax("empty input".into()))?;
-    let mut more = || next_line(input).ok().flatten();
-    let mut game_match = Match::<G>::rebuild(&botzone::parse_turn::<G>(&first, &mut more)?)?;
+    // Simplified interaction pulls its move lines as it needs them.
+    let turn = botzone::parse_turn::<G>(&first, &mut || next_line(input).ok().flatten())?;
+    let mut game_match = Match::<G>::rebuild(&turn)?;
     report_warnings(&mut game_match, log);
     if args.legal {
         let legal: Vec<_> = if game_match.our_move() {

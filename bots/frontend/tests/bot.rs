@@ -191,3 +191,61 @@ fn without_switches_off_named_features_and_rejects_unknown_ones() {
     let (result, _) = run_ataxx(&["--engine", "seed", "--without", "lmr"], start);
     assert!(result.unwrap_err().contains("engine seed has no feature"));
 }
+
+#[test]
+fn a_pretty_printed_turn_with_a_byte_order_mark_is_answered() {
+    let input = "\u{feff}{\n  \"requests\": [\n    {\"x\": -1, \"y\": -1}\n  ],\n  \"responses\": []\n}\n";
+    let (status, out) = run_bot::<nogo::Position>(&["--nodes", "30"], input);
+    status.unwrap();
+    let v: Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["response"]["x"].is_i64(), "{out}");
+}
+
+#[test]
+fn integral_numbers_written_otherwise_are_coordinates() {
+    let input = r#"{"requests":[{"x":-1e0,"y":-1.0},{"x":4.0,"y":4e0}],"responses":[{"x":0,"y":0}]}"#;
+    let m = rebuild::<nogo::Position>(input).unwrap();
+    assert_eq!(m.moves.len(), 2);
+    let err = rebuild::<nogo::Position>(r#"{"requests":[{"x":0.5,"y":1}],"responses":[]}"#).unwrap_err();
+    assert!(err.to_string().contains("not an integer"), "{err}");
+}
+
+#[test]
+fn an_unfinished_json_object_is_named_as_such() {
+    let (status, _) = run_bot::<nogo::Position>(&[], "{\"requests\":[{\"x\":-1,\"y\":-1}],\n");
+    let err = status.unwrap_err();
+    assert!(err.contains("must be one JSON object") && err.contains("ends inside it"), "{err}");
+}
+
+#[test]
+fn a_huge_input_is_refused_before_it_is_read() {
+    let huge =
+        format!("{{\"requests\":[{}{{\"x\":-1,\"y\":-1}}],\"responses\":[]}}", "{\"x\":-1,\"y\":-1},".repeat(400_000));
+    assert!(huge.len() > 5 << 20);
+    let start = Instant::now();
+    let (status, out) = run_bot::<nogo::Position>(&["--nodes", "10"], &huge);
+    let err = status.unwrap_err();
+    assert!(err.contains("MB") && err.contains("no Botzone turn"), "{err}");
+    assert!(out.is_empty());
+    assert!(start.elapsed().as_secs() < 2);
+}
+
+#[test]
+fn a_pencil_request_after_the_end_is_game_over_whatever_its_pass_flag() {
+    // Play a whole game, then claim with pass 1 that the opponent moves again.
+    let mut t = Transcript::<dots::Position>::new();
+    let mut moves = Vec::new();
+    while t.game().outcome().is_none() {
+        if t.must_pass() {
+            t.answer(None).unwrap();
+        } else {
+            t.game().legal_moves(&mut moves);
+            t.answer(Some(moves[0])).unwrap();
+        }
+    }
+    let mut input = t.input();
+    let last = input["requests"].as_array_mut().unwrap().last_mut().unwrap();
+    last["pass"] = json!(1);
+    let err = rebuild::<dots::Position>(&input.to_string()).unwrap_err();
+    assert!(matches!(err, InputError::GameOver { .. }), "{err:?}");
+}
