@@ -30,8 +30,33 @@ impl CompetitorSpec {
         }
     }
 
-    /// Whether this competitor can play `G`.
+    /// The program it starts.
+    pub fn program(&self) -> &str {
+        match self {
+            CompetitorSpec::Botzone(b) => &b.argv[0],
+            CompetitorSpec::Engine(_, argv) => &argv[0],
+        }
+    }
+
+    /// Whether this competitor can play `G` (its protocol fits, its program exists).
     pub fn check<G: ArenaGame>(&self) -> Result<(), String> {
+        self.check_protocol::<G>()?;
+        let program = self.program();
+        let found = if program.contains('/') {
+            std::path::Path::new(program).is_file()
+        } else {
+            std::env::var_os("PATH")
+                .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        };
+        if found {
+            Ok(())
+        } else {
+            Err(format!("cannot find the program {program:?}"))
+        }
+    }
+
+    /// Whether this competitor's protocol fits `G`.
+    fn check_protocol<G: ArenaGame>(&self) -> Result<(), String> {
         match self {
             CompetitorSpec::Engine(protocol, _) if G::ENGINE_PROTOCOL != Some(*protocol) => Err(format!(
                 "{} engines cannot play {} (its engine protocol: {})",

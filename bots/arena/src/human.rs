@@ -40,8 +40,9 @@ impl<G: BotzoneGame> Session<G> {
         s
     }
 
-    /// Takes back the human's last move and every answer after it.
-    fn undo(&mut self, human: Side) -> bool {
+    /// Takes back the human's last move and every answer after it; returns how many bot
+    /// moves went with it (`None`: nothing to undo).
+    fn undo(&mut self, human: Side) -> Option<usize> {
         let mut t = Transcript::<G>::new();
         let mut last_human_move = None;
         for (i, &a) in self.answers.iter().enumerate() {
@@ -50,13 +51,15 @@ impl<G: BotzoneGame> Session<G> {
             }
             t.answer(a).expect("answers were legal when given");
         }
-        match last_human_move {
-            Some(i) => {
-                *self = Session::replay(&self.answers[..i]);
-                true
-            }
-            None => false,
+        let i = last_human_move?;
+        let mut t = Transcript::<G>::new();
+        let mut bot_moves = 0;
+        for (k, &a) in self.answers.iter().enumerate() {
+            bot_moves += usize::from(k > i && t.asked() != human && a.is_some());
+            t.answer(a).expect("answers were legal when given");
         }
+        *self = Session::replay(&self.answers[..i]);
+        Some(bot_moves)
     }
 
     /// Rebuilds from a Botzone history: its moves replayed with the passes they imply.
@@ -158,15 +161,19 @@ pub fn play<G: ArenaGame>(
                 show = true;
                 writeln!(out, "new game")?;
             }
-            "undo" => {
-                if s.undo(human) {
+            "undo" => match s.undo(human) {
+                Some(bot_moves) => {
                     bot.stop();
                     show = true;
-                    writeln!(out, "took back your last move and the bot's answer")?;
-                } else {
-                    writeln!(out, "nothing to undo")?;
+                    let answers = match bot_moves {
+                        0 => "",
+                        1 => " and the bot's answer",
+                        _ => " and the bot's answers",
+                    };
+                    writeln!(out, "took back your last move{answers}")?;
                 }
-            }
+                None => writeln!(out, "nothing to undo")?,
+            },
             "save" if !arg.is_empty() => match std::fs::write(arg, format!("{}\n", s.transcript.input())) {
                 Ok(()) => writeln!(out, "saved to {arg}")?,
                 Err(e) => writeln!(out, "cannot save to {arg}: {e}")?,
@@ -192,5 +199,45 @@ pub fn play<G: ArenaGame>(
                 Err(e) => writeln!(out, "not understood ({e}). {HELP}")?,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botzone_games::game::Game;
+    use botzone_games::nogo;
+
+    /// A random game that the side `last` ends with its own move.
+    fn game_ended_by(last: Side) -> Session<nogo::Position> {
+        let mut moves = Vec::new();
+        for seed in 0.. {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut s = Session::<nogo::Position>::new();
+            while s.outcome().is_none() {
+                let mover = s.transcript.asked();
+                s.transcript.game().legal_moves(&mut moves);
+                s.answer(Some(moves[rng.usize(..moves.len())])).unwrap();
+                if s.outcome().is_some() && mover == last {
+                    return s;
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn undo_says_whether_a_bot_answer_went_too() {
+        // The human's move ended the game: there is no bot answer to take back.
+        let mut s = game_ended_by(Side::First);
+        let before = s.answers.len();
+        assert_eq!(s.undo(Side::First), Some(0));
+        assert_eq!(s.answers.len(), before - 1);
+        // The bot answered last: its answer goes with the human's move.
+        let mut s = game_ended_by(Side::Second);
+        let before = s.answers.len();
+        assert_eq!(s.undo(Side::First), Some(1));
+        assert_eq!(s.answers.len(), before - 2);
+        assert_eq!(Session::<nogo::Position>::new().undo(Side::First), None);
     }
 }

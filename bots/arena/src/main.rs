@@ -110,8 +110,8 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
     };
     let a = CompetitorSpec::parse(&args.a, args.keep_running_a)?;
     let b = CompetitorSpec::parse(&args.b, args.keep_running_b)?;
-    a.check::<G>()?;
-    b.check::<G>()?;
+    a.check::<G>().map_err(|e| format!("bot A: {e}"))?;
+    b.check::<G>().map_err(|e| format!("bot B: {e}"))?;
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }

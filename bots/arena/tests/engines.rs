@@ -80,3 +80,13 @@ fn an_engine_of_another_game_is_refused_before_playing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("UAI engines cannot play dots"), "{stderr}");
 }
+
+#[test]
+fn a_program_that_does_not_exist_fails_the_match_at_once() {
+    for b in ["no-such-bot-anywhere", "./no/such/bot", "uai:/no/such/engine --uai"] {
+        let out = Command::new(ARENA).args(["ataxx", "--a", FAKE, "--b", b, "--games", "20"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{b}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("bot B: cannot find the program"), "{b}: {stderr}");
+    }
+}

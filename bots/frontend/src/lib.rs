@@ -39,10 +39,11 @@ impl EngineProtocols for nogo::Position {
 impl EngineProtocols for dots::Position {}
 
 #[derive(Parser, Debug, Clone)]
-#[command(about = "A Botzone bot: reads one turn's JSON (or simplified) input on stdin, prints one move.")]
+#[command(about = "A Botzone bot: reads one turn's input on stdin, prints one move.")]
 pub struct Args {
     /// Budget per turn in ms, counted from process start (first turn: twice this).
-    /// Default: the input's time_limit less 10% (at least 35 ms), else 900.
+    /// Default: the input's time_limit less 10% (at least 35 ms; never doubled), else 900
+    /// (1800 on the first turn).
     #[arg(long, value_name = "MS")]
     pub time_ms: Option<u64>,
     /// Random seed (default: from the clock).
@@ -122,7 +123,9 @@ impl From<io::Error> for BotError {
 /// The whole program of a bot binary: parse flags, answer, exit 0 (or 2 with a message).
 pub fn main<G: EngineProtocols>(registry: Registry<G>) -> ! {
     let start = Instant::now();
-    let command = <Args as clap::CommandFactory>::command().name(G::NAME).after_help(registry.help());
+    let input = if G::SIMPLE_IO { "JSON or simplified-interaction" } else { "JSON" };
+    let about = format!("A Botzone bot for {}: reads one turn's {input} input on stdin, prints one move.", G::NAME);
+    let command = <Args as clap::CommandFactory>::command().name(G::NAME).about(about).after_help(registry.help());
     let args = match command.try_get_matches().and_then(|m| <Args as clap::FromArgMatches>::from_arg_matches(&m)) {
         Ok(args) => args,
         Err(e) => e.exit(),
@@ -295,13 +298,20 @@ fn seed(args: &Args) -> u64 {
 }
 
 /// The search budget of one turn: `--nodes` alone fixes the work and ignores the clock;
-/// otherwise the time budget, doubled on the bot's first turn as Botzone does.
+/// otherwise `--time-ms`, or the input's `time_limit` less the margin, or 900 ms. Our own
+/// budgets are doubled on the bot's first turn, as Botzone doubles its limit; a limit the
+/// input states is never exceeded (whether Botzone's field already counts the doubling is
+/// not documented).
 fn turn_budget(args: &Args, start: Instant, first_turn: bool, time_limit_ms: Option<u64>) -> Budget {
     if args.nodes.is_some() && args.time_ms.is_none() {
         return Budget { max_iterations: args.nodes, ..Budget::until(Deadline::never()) };
     }
-    let normal_ms = args.time_ms.unwrap_or_else(|| time_limit_ms.map_or(900, safe_ms));
-    let ms = if first_turn { 2 * normal_ms } else { normal_ms };
+    let (normal_ms, doubled) = match (args.time_ms, time_limit_ms) {
+        (Some(ms), _) => (ms, true),
+        (None, Some(limit)) => (safe_ms(limit), false),
+        (None, None) => (900, true),
+    };
+    let ms = if first_turn && doubled { 2 * normal_ms } else { normal_ms };
     Budget { max_iterations: args.nodes, ..Budget::until(Deadline::new(start, Duration::from_millis(ms))) }
 }
 
@@ -317,4 +327,28 @@ fn choose<G: BotzoneGame>(
     }
     let result = searcher.choose(&game_match.game, &game_match.moves, budget);
     (Some(result.best), result.summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget_ms(flags: &[&str], first_turn: bool, time_limit_ms: Option<u64>) -> u128 {
+        let mut argv = vec!["bot"];
+        argv.extend_from_slice(flags);
+        let args = Args::parse_from(argv);
+        let budget = turn_budget(&args, Instant::now(), first_turn, time_limit_ms);
+        budget.deadline.remaining().expect("a time budget").as_millis()
+    }
+
+    #[test]
+    fn a_time_limit_in_the_input_is_never_exceeded_even_on_the_first_turn() {
+        // 300 ms less the 35 ms margin, on the first turn as on the others.
+        assert!((260..=265).contains(&budget_ms(&[], true, Some(300))));
+        assert!((260..=265).contains(&budget_ms(&[], false, Some(300))));
+        // Our own budgets double on the first turn, as Botzone's limit does.
+        assert!((1795..=1800).contains(&budget_ms(&[], true, None)));
+        assert!((895..=900).contains(&budget_ms(&[], false, None)));
+        assert!((395..=400).contains(&budget_ms(&["--time-ms", "200"], true, Some(1000))));
+    }
 }

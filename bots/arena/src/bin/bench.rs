@@ -164,7 +164,18 @@ fn ataxx_ab_speed(label: &str, board: ataxx::Board) {
     );
 }
 
+/// `make bench`: takes no arguments but `--help`.
+#[derive(clap::Parser)]
+#[command(
+    name = "bench",
+    about = "Speed figures (perft, playouts, alpha-beta, the Pencil solver) and the bench signature: \
+             the nodes each bot's default engine searches on fixed positions at a fixed budget. \
+             Run from the repository root (it reads fixtures/ataxx/midgame.json); about a minute."
+)]
+struct Cli {}
+
 fn main() {
+    let _ = <Cli as clap::Parser>::parse();
     let start = ataxx::Position::start();
     for depth in [5, 6] {
         let t = Instant::now();

@@ -26,10 +26,13 @@ struct Cli {
     /// `runmatch`: create a match against --opponent first, then play.
     #[arg(value_parser = ["runmatch"])]
     action: Option<String>,
+    /// The game of the matches to play.
     #[arg(long, value_enum)]
     game: GameName,
+    /// Your Botzone user id (on your user page).
     #[arg(long)]
     user: String,
+    /// Your local-AI secret key (on your user page); never printed.
     #[arg(long)]
     secret: String,
     /// The bot's command line.
@@ -38,6 +41,7 @@ struct Cli {
     /// One kept-running bot process per match.
     #[arg(long)]
     keep_running: bool,
+    /// The Botzone server.
     #[arg(long, default_value = "https://www.botzone.org.cn")]
     server: String,
     /// The bot's limit per turn (first turn: twice this).
