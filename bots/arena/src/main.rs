@@ -8,6 +8,7 @@ use arena::{human, replay, stats, with_game};
 use botzone_games::game::Player;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Parser)]
@@ -99,6 +100,10 @@ struct MatchArgs {
     quiet: bool,
 }
 
+/// Set by the first Ctrl-C: the match plays no more games and prints what it has. A
+/// second Ctrl-C ends at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
     let sprt = match &args.sprt {
         None => None,
@@ -128,8 +133,15 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
         log: args.log,
         sprt,
         progress: !args.quiet,
+        interrupt: Some(&INTERRUPTED),
     };
     eprintln!("{}: A = {}  vs  B = {}, {} games, {} ms per turn", G::NAME, args.a, args.b, args.games, args.time_ms);
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("arena: interrupted: finishing the games under way (Ctrl-C again to quit now)");
+    });
     let summary = run_match::<G>(&cfg).map_err(|e| format!("cannot write the log: {e}"))?;
     if args.json {
         println!("{}", summary.to_json());

@@ -28,6 +28,8 @@ pub struct MatchConfig {
     pub log: Option<std::path::PathBuf>,
     pub sprt: Option<Sprt>,
     pub progress: bool,
+    /// Set (by Ctrl-C) to start no more games: those under way finish and are counted.
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 /// Per-bot time and fault figures.
@@ -74,6 +76,8 @@ pub struct Summary {
     pub a: BotFigures,
     pub b: BotFigures,
     pub sprt: Option<(Sprt, SprtDecision, f64)>,
+    /// Games that were asked for, when the match was interrupted before playing them all.
+    pub interrupted_of: Option<usize>,
 }
 
 impl Summary {
@@ -82,6 +86,7 @@ impl Summary {
         json!({
             "game_type": self.game,
             "games": self.tally.games(),
+            "interrupted_of": self.interrupted_of,
             "wins_a": self.tally.wins,
             "draws": self.tally.draws,
             "losses_a": self.tally.losses,
@@ -111,7 +116,11 @@ impl Summary {
     pub fn to_text(&self) -> String {
         let t = &self.tally;
         let (lo, hi) = t.elo_interval();
-        let mut s = format!(
+        let mut s = match self.interrupted_of {
+            Some(asked) => format!("interrupted: {} of {asked} games played\n", t.games()),
+            None => String::new(),
+        };
+        s += &format!(
             "{} games of {}\nW-D-L (A): {}-{}-{}   score {:.1}%\n\
              Elo (A - B): {:+.1}   95% interval [{:+.1}, {:+.1}]   LOS {:.1}%\n",
             t.games(),
@@ -174,6 +183,12 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
             .expect("valid template")
             .progress_chars("=> "),
     );
+    // Drawn now and redrawn while the first game is played, not only when it ends.
+    bar.set_message(format!("{} games, first under way", cfg.games));
+    bar.enable_steady_tick(Duration::from_millis(500));
+    if cfg.progress && !std::io::stderr().is_terminal() {
+        eprintln!("match started: {} games, {} at a time", cfg.games, cfg.jobs.max(1));
+    }
     let mut tally = Tally::default();
     let mut figures = [BotFigures::default(), BotFigures::default()];
     let mut pairs: HashMap<usize, f64> = HashMap::new();
@@ -185,7 +200,8 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
             let (next, stop) = (&next, &stop);
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= cfg.games || stop.load(Ordering::SeqCst) {
+                let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
+                if index >= cfg.games || stop.load(Ordering::SeqCst) || interrupted {
                     return;
                 }
                 let pair = index / 2;
@@ -263,5 +279,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
         log.flush()?;
     }
     let [a, b] = figures;
-    Ok(Summary { game: G::NAME, tally, a, b, sprt: sprt_state })
+    let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
+    let interrupted_of = (interrupted && (tally.games() as usize) < cfg.games).then_some(cfg.games);
+    Ok(Summary { game: G::NAME, tally, a, b, sprt: sprt_state, interrupted_of })
 }

@@ -256,3 +256,32 @@ fn human_play_reads_moves_and_commands_from_input() {
     assert_eq!(saved["responses"][0], serde_json::json!({"x": 0, "y": 0}));
     let _ = std::fs::remove_file(save);
 }
+
+#[test]
+fn ctrl_c_ends_the_match_after_the_games_under_way_with_a_summary() {
+    let bot = fake("random", "nogo");
+    let child = Command::new(ARENA)
+        .args(["nogo", "--a", &bot, "--b", &bot, "--games", "40", "--time-ms", "1000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let a few games be played, then interrupt.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("match started: 40 games"), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    // The game under way is finished and counted; the rest are not played.
+    let played: usize = stdout
+        .strip_prefix("interrupted: ")
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!((1..40).contains(&played), "{stdout}");
+    assert!(stdout.contains(" of 40 games played"), "{stdout}");
+    assert!(stdout.contains("W-D-L (A)"), "{stdout}");
+}
