@@ -98,6 +98,12 @@ pub trait Rules: Game + fmt::Display {
     fn perft(&self, depth: u32) -> u64 {
         perft(self, depth)
     }
+
+    /// Why the game is over, in words (for people: `arena play`, `replay`); `None` while
+    /// it runs.
+    fn end_reason(&self) -> Option<String> {
+        self.outcome().map(|_| "game over".into())
+    }
 }
 
 /// Leaf count `depth` plies ahead, counting the last ply in bulk.

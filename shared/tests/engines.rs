@@ -1,7 +1,7 @@
 //! The engine registry: lookup, the bots' root rule, and one searcher per thread.
 
 use botzone_games::engines::{self, Without};
-use botzone_games::game::Game;
+use botzone_games::game::{Game, Rules};
 use botzone_games::nogo::{self, CENTRE};
 use botzone_games::search::Budget;
 
@@ -47,4 +47,39 @@ fn a_single_root_move_is_answered_without_search() {
     let result = searcher.choose(&p, &[], &Budget::iterations(1000));
     assert_eq!((result.summary.as_str(), result.nodes), ("only move", 0));
     assert!(p.clone().try_play(result.best).is_ok());
+}
+
+/// Plays seeded random games to the end and returns the final positions.
+fn finished<G: Rules>(games: u64) -> Vec<G> {
+    let mut moves = Vec::new();
+    (0..games)
+        .map(|seed| {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let mut g = G::start();
+            while g.outcome().is_none() {
+                g.legal_moves(&mut moves);
+                g.play(moves[rng.usize(..moves.len())]);
+            }
+            g
+        })
+        .collect()
+}
+
+#[test]
+fn a_finished_game_says_why_it_ended_and_a_running_one_says_nothing() {
+    assert_eq!(botzone_games::ataxx::Position::start().end_reason(), None);
+    for g in finished::<botzone_games::ataxx::Position>(20) {
+        let why = g.end_reason().unwrap();
+        assert!(
+            ["no pieces left", "cannot move", "board is full", "cap", "CIRCULAR"].iter().any(|w| why.contains(w)),
+            "{why}"
+        );
+    }
+    for g in finished::<nogo::Position>(5) {
+        assert!(g.end_reason().unwrap().contains("has no legal point"));
+    }
+    for g in finished::<botzone_games::dots::Position>(5) {
+        let why = g.end_reason().unwrap();
+        assert!(why.starts_with("every edge drawn; boxes red"), "{why}");
+    }
 }

@@ -138,7 +138,8 @@ pub fn play<G: ArenaGame>(
                 Outcome::Win(_) => "the bot wins",
                 Outcome::Draw => "a draw",
             };
-            writeln!(out, "game over: {text}. new, undo, save FILE, load FILE or quit?")?;
+            let why = s.transcript.game().end_reason().unwrap_or_default();
+            writeln!(out, "game over ({why}): {text}. new, undo, save FILE, load FILE or quit?")?;
         }
         write!(out, "> ")?;
         out.flush()?;

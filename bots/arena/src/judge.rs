@@ -137,7 +137,8 @@ pub fn play_game<G: ArenaGame>(
             for b in &mut bots {
                 b.stop();
             }
-            return finish(outcome, "game over".into(), None, turns, &bots);
+            let reason = t.game().end_reason().unwrap_or_else(|| "game over".into());
+            return finish(outcome, reason, None, turns, &bots);
         }
         let side = t.asked();
         // Botzone gives each bot's first turn twice the limit.

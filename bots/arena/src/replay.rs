@@ -62,6 +62,8 @@ fn render<G: BotzoneGame>(record: &Value) -> Result<String, String> {
         }
         let _ = writeln!(out, "turn {k}: {by} plays {} ({} ms)\n{}\n", turn["move"], turn["ms"], t.game());
     }
-    let _ = writeln!(out, "result: {} ({})", record["result"], record["reason"].as_str().unwrap_or(""));
+    // The rules say why a game ended (older logs say only "game over"); a fault, the log.
+    let reason = t.game().end_reason().unwrap_or_else(|| record["reason"].as_str().unwrap_or("").to_string());
+    let _ = writeln!(out, "result: {} ({reason})", record["result"]);
     Ok(out)
 }

@@ -405,6 +405,28 @@ impl Rules for Position {
     fn perft(&self, depth: u32) -> u64 {
         Position::perft(self, depth)
     }
+
+    fn end_reason(&self) -> Option<String> {
+        self.outcome()?;
+        let b = &self.board;
+        let name = |p: Player| if p == Player::First { "black" } else { "white" };
+        if b.judge().is_none() {
+            return Some(format!("every move of {} repeats earlier positions (CIRCULAR_MOVE)", name(b.to_move)));
+        }
+        if b.pieces(b.to_move).is_empty() {
+            return Some(format!("{} has no pieces left", name(b.to_move)));
+        }
+        let can = [b.can_move(Player::First), b.can_move(Player::Second)];
+        let [x, o] = b.final_counts(can);
+        let why = match can {
+            [true, false] => "white cannot move: black takes the empty squares".to_string(),
+            [false, true] => "black cannot move: white takes the empty squares".to_string(),
+            [false, false] if b.empty().is_empty() => "the board is full".to_string(),
+            [false, false] => "neither side can move".to_string(),
+            _ => format!("the {MOVE_CAP}-move cap"),
+        };
+        Some(format!("{why}; black {x}, white {o}"))
+    }
 }
 
 impl fmt::Display for Position {

@@ -224,6 +224,12 @@ impl Rules for Position {
     fn try_play(&mut self, e: Edge) -> Result<(), String> {
         Position::try_play(self, e)
     }
+
+    fn end_reason(&self) -> Option<String> {
+        self.outcome()?;
+        let (red, blue) = (self.score(Player::First), self.score(Player::Second));
+        Some(format!("every edge drawn; boxes red {red}, blue {blue}"))
+    }
 }
 
 impl fmt::Display for Position {

@@ -169,6 +169,12 @@ impl Rules for Position {
     fn try_play(&mut self, p: Point) -> Result<(), String> {
         Position::try_play(self, p)
     }
+
+    fn end_reason(&self) -> Option<String> {
+        self.outcome()?;
+        let side = if self.to_move == Player::First { "black" } else { "white" };
+        Some(format!("{side} has no legal point (every empty point would capture or be suicide)"))
+    }
 }
 
 impl fmt::Display for Position {
