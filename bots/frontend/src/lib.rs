@@ -242,6 +242,9 @@ pub fn run<G: BotzoneGame>(
         writeln!(output, "{}", botzone::format_answer::<G>(game_match.format, mv, &summary))?;
         if !args.keep_running {
             output.flush()?;
+            // The process ends now: freeing a search tree of tens of megabytes would only
+            // delay the exit, and Botzone counts the time until the process is gone.
+            std::mem::forget(searcher);
             return Ok(());
         }
         writeln!(output, "{}", botzone::KEEP_RUNNING_MARKER)?;
