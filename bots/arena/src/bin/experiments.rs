@@ -346,7 +346,8 @@ fn overrun<G: ArenaGame>(bot: &str, answers: usize, time_ms: u64, seed: u64) -> 
     let pct = |p: f64| ms(times[((times.len() - 1) as f64 * p) as usize]);
     let over = times.iter().filter(|&&t| t > limit).count();
     println!(
-        "{} answers of {} at {time_ms} ms (spawn to exit): mean {:.1} ms, p50 {:.1}, p99 {:.1}, p99.9 {:.1}, max {:.1}; over the limit: {over}",
+        "{} answers of {} at {time_ms} ms (spawn to exit): mean {:.1} ms, p50 {:.1}, p99 {:.1}, \
+         p99.9 {:.1}, max {:.1}; over the limit: {over}",
         times.len(),
         G::NAME,
         times.iter().map(|&t| ms(t)).sum::<f64>() / times.len() as f64,
