@@ -57,7 +57,8 @@ pub trait ArenaGame: BotzoneGame {
         true
     }
 
-    /// `mv` in the engine protocol's notation.
+    /// `mv` in the engine protocol's notation. (A game without a protocol never gets here:
+    /// `CompetitorSpec::check` refuses its engines before a match.)
     fn engine_move_text(mv: Self::Move) -> String {
         format!("{mv:?}")
     }
