@@ -214,6 +214,14 @@ fn parse_json_turn<G: BotzoneGame>(line: &str) -> Result<Turn<G::Move>, InputErr
     })
 }
 
+fn parse_simple_entry<G: BotzoneGame>(line: &str, at: At) -> Result<Option<G::Move>, InputError> {
+    parse_simple_line::<G>(line).map_err(|reason| InputError::Malformed {
+        at,
+        text: format!("{:?}", clip(line.trim())),
+        reason,
+    })
+}
+
 fn parse_json_entry<G: BotzoneGame>(value: &Value, at: At) -> Result<Option<G::Move>, InputError> {
     G::parse_json_move(value).map_err(|reason| InputError::Malformed { at, text: clip(&value.to_string()), reason })
 }
@@ -247,11 +255,7 @@ fn parse_simple_turn<G: BotzoneGame>(
         let (turn, entry) = (k / 2, if k % 2 == 0 { Entry::Request } else { Entry::Response });
         let line =
             more_lines().ok_or_else(|| syntax(format!("input ends after {k} of the {} move lines", 2 * n - 1)))?;
-        let mv = parse_simple_line::<G>(&line).map_err(|reason| InputError::Malformed {
-            at: At { turn, entry },
-            text: format!("{:?}", clip(line.trim())),
-            reason,
-        })?;
+        let mv = parse_simple_entry::<G>(&line, At { turn, entry })?;
         match entry {
             Entry::Request => requests.push(mv),
             Entry::Response => responses.push(mv),
@@ -355,14 +359,7 @@ impl<G: BotzoneGame> Match<G> {
         }
         let at = At { turn: self.turn, entry: Entry::Request };
         let (request, claim) = match self.format {
-            Format::Simple => (
-                parse_simple_line::<G>(line).map_err(|reason| InputError::Malformed {
-                    at,
-                    text: format!("{:?}", clip(line)),
-                    reason,
-                })?,
-                None,
-            ),
+            Format::Simple => (parse_simple_entry::<G>(line, at)?, None),
             Format::Json => {
                 let value: Value = serde_json::from_str(line).map_err(|e| InputError::Malformed {
                     at,
@@ -388,7 +385,7 @@ impl<G: BotzoneGame> Match<G> {
             return Err(InputError::GameOver { turn: k });
         }
         if let Some(claim) = extra_turn {
-            let opponent_moves_again = self.game.outcome().is_none() && self.game.to_move() != self.us;
+            let opponent_moves_again = self.game.to_move() != self.us;
             if claim != opponent_moves_again {
                 return Err(InputError::Illegal {
                     at,
@@ -406,9 +403,6 @@ impl<G: BotzoneGame> Match<G> {
             None => G::json_move(request),
         });
         self.turn += 1;
-        if self.game.outcome().is_some() {
-            return Err(InputError::GameOver { turn: k });
-        }
         Ok(())
     }
 

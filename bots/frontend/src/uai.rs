@@ -56,7 +56,7 @@ struct Session<'a> {
 
 pub fn serve(args: &Args, registry: &Registry<Position>) -> Result<(), BotError> {
     // Check the command line's engine and features before saying anything.
-    registry.searcher(args.engine.as_deref(), &Without(args.without.clone()), 0, 1).map_err(BotError::Usage)?;
+    registry.check(args.engine.as_deref(), &Without(args.without.clone())).map_err(BotError::Usage)?;
     let options = Options {
         engine: args.engine.clone(),
         without: Without(args.without.clone()),
@@ -163,7 +163,7 @@ impl Session<'_> {
         // The engine and its features must go together: kept only if they do, and built
         // at the next `go`.
         self.registry
-            .searcher(options.engine.as_deref(), &options.without, 0, 1)
+            .check(options.engine.as_deref(), &options.without)
             .map_err(|e| format!("{e}; option {name} not changed"))?;
         self.options = options;
         self.searcher = None;

@@ -36,6 +36,12 @@ impl Without {
 impl<G: Game> EngineSpec<G> {
     /// The engine with `without` switched off, or why that is not possible.
     pub fn build(&self, seed: u64, without: &Without) -> Result<Box<dyn Engine<G>>, String> {
+        self.check(without)?;
+        Ok((self.make)(seed, without))
+    }
+
+    /// Whether every feature in `without` is one this engine can switch off.
+    pub fn check(&self, without: &Without) -> Result<(), String> {
         for f in &without.0 {
             if !self.features.iter().any(|(name, _)| name == f) {
                 let names: Vec<_> = self.features.iter().map(|(name, _)| *name).collect();
@@ -46,7 +52,7 @@ impl<G: Game> EngineSpec<G> {
                 });
             }
         }
-        Ok((self.make)(seed, without))
+        Ok(())
     }
 
     /// Its entry in a bot's `--help`, with the features `--without` takes.
@@ -81,6 +87,12 @@ impl<G: Game> Registry<G> {
                 format!("unknown engine {name:?}; engines: {}", names.join(", "))
             }),
         }
+    }
+
+    /// Whether the named engine exists and can switch off `without`, without building it
+    /// (an engine allocates its tables when built).
+    pub fn check(&self, name: Option<&str>, without: &Without) -> Result<(), String> {
+        self.find(name)?.check(without)
     }
 
     /// `threads` searchers of the named engine (`None`: the default) with `without` off,
