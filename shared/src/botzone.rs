@@ -164,13 +164,21 @@ fn clip(s: &str) -> String {
 }
 
 fn parse_json_turn<G: BotzoneGame>(line: &str) -> Result<Turn<G::Move>, InputError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| {
-        if e.is_eof() {
-            syntax(format!("the input must be one JSON object, and it ends inside it ({e})"))
-        } else {
-            syntax(format!("invalid JSON: {e}"))
-        }
-    })?;
+    parse_json_value::<G>(&serde_json::from_str(line).map_err(json_syntax)?)
+}
+
+/// Why a turn's text is not JSON, in the same words whichever reader found it.
+pub fn json_syntax(e: serde_json::Error) -> InputError {
+    if e.is_eof() {
+        syntax(format!("the input must be one JSON object, and it ends inside it ({e})"))
+    } else {
+        syntax(format!("invalid JSON: {e}"))
+    }
+}
+
+/// A turn from its JSON value (the object with `requests`, `responses` and the optional
+/// fields).
+pub fn parse_json_value<G: BotzoneGame>(value: &Value) -> Result<Turn<G::Move>, InputError> {
     let object = value.as_object().ok_or_else(|| syntax("the input must be one JSON object"))?;
     let list = |key: &str| -> Result<&Vec<Value>, InputError> {
         object

@@ -155,26 +155,45 @@ fn too_large() -> io::Error {
     io::Error::new(io::ErrorKind::FileTooLarge, format!("more than {} MB", MAX_INPUT >> 20))
 }
 
+/// How a turn starts: a JSON object (read whole), or the first line of simplified
+/// interaction (whose move lines are read as the parser needs them).
+enum TurnStart {
+    Json(serde_json::Value),
+    Simple(String),
+}
+
 /// The start of a turn: its first line that is not blank (a byte order mark dropped) and,
-/// when that line opens a JSON object it does not close (a pretty-printed input), the
-/// lines that close it. Nothing past the turn is read: Botzone may keep stdin open.
-fn read_turn_start(input: &mut dyn BufRead) -> Result<Option<String>, BotError> {
+/// when that line opens a JSON object, the object read once to its closing brace, over as
+/// many lines as it takes (a pretty-printed input). Nothing past the turn is read, since
+/// Botzone may keep stdin open: the deserializer takes its bytes one at a time.
+fn read_turn_start(input: &mut dyn BufRead) -> Result<Option<TurnStart>, BotError> {
     let Some(first) = next_line(input)? else { return Ok(None) };
-    let mut text = first.strip_prefix('\u{feff}').unwrap_or(&first).trim_start().to_string();
-    while text.starts_with('{') {
-        match serde_json::from_str::<serde_json::Value>(&text) {
-            Err(e) if e.is_eof() => match next_line(input)? {
-                Some(line) if (text.len() + line.len()) as u64 <= MAX_INPUT => {
-                    text.push('\n');
-                    text.push_str(&line);
-                }
-                Some(_) => return Err(too_large().into()),
-                None => break,
-            },
-            _ => break,
-        }
+    let first = first.strip_prefix('\u{feff}').unwrap_or(&first).trim_start();
+    if !first.starts_with('{') {
+        return Ok(Some(TurnStart::Simple(first.to_string())));
     }
-    Ok(Some(text))
+    let first = format!("{first}\n");
+    let rest = MAX_INPUT.saturating_sub(first.len() as u64);
+    let mut reader = io::Cursor::new(first).chain(input.take(rest));
+    let value = serde_json::Deserializer::from_reader(&mut reader).into_iter::<serde_json::Value>().next();
+    match value {
+        Some(Ok(value)) => {
+            // The rest of the object's last line must be blank, as for a one-line input.
+            let mut rest = String::new();
+            reader.read_line(&mut rest)?;
+            if !rest.trim().is_empty() {
+                let junk: String = rest.trim().chars().take(40).collect();
+                return Err(InputError::Syntax(format!(
+                    "invalid JSON: trailing characters after the object: {junk:?}"
+                ))
+                .into());
+            }
+            Ok(Some(TurnStart::Json(value)))
+        }
+        Some(Err(e)) if e.is_eof() && reader.get_ref().1.limit() == 0 => Err(too_large().into()),
+        Some(Err(e)) => Err(botzone::json_syntax(e).into()),
+        None => Err(InputError::Syntax("empty input".into()).into()),
+    }
 }
 
 /// The first line of input that is not blank, without its line end; `None` at end of
@@ -212,9 +231,10 @@ pub fn run<G: BotzoneGame>(
     if first.is_none() && (args.perft.is_some() || args.show) {
         return write_info(args, &G::start(), output);
     }
-    let first = first.ok_or_else(|| InputError::Syntax("empty input".into()))?;
-    // Simplified interaction pulls its move lines as it needs them.
-    let turn = botzone::parse_turn::<G>(&first, &mut || next_line(input).ok().flatten())?;
+    let turn = match first.ok_or_else(|| InputError::Syntax("empty input".into()))? {
+        TurnStart::Json(value) => botzone::parse_json_value::<G>(&value)?,
+        TurnStart::Simple(first) => botzone::parse_turn::<G>(&first, &mut || next_line(input).ok().flatten())?,
+    };
     let mut game_match = Match::<G>::rebuild(&turn)?;
     report_warnings(&mut game_match, log);
     if args.legal {

@@ -231,6 +231,18 @@ fn a_huge_input_is_refused_before_it_is_read() {
 }
 
 #[test]
+fn a_huge_input_over_many_lines_is_refused_too() {
+    // Each entry on a line of its own: the object is read once, not again at every line.
+    let entries = "{\"x\":-1,\"y\":-1},\n".repeat(400_000);
+    let huge = format!("{{\"requests\":[\n{entries}{{\"x\":-1,\"y\":-1}}],\n\"responses\":[]}}\n");
+    assert!(huge.len() > 5 << 20);
+    let (status, out) = run_bot::<nogo::Position>(&["--nodes", "10"], &huge);
+    let err = status.unwrap_err();
+    assert!(err.contains("MB") && err.contains("no Botzone turn"), "{err}");
+    assert!(out.is_empty());
+}
+
+#[test]
 fn a_pencil_request_after_the_end_is_game_over_whatever_its_pass_flag() {
     // Play a whole game, then claim with pass 1 that the opponent moves again.
     let mut t = Transcript::<dots::Position>::new();
