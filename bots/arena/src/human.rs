@@ -45,20 +45,17 @@ impl<G: BotzoneGame> Session<G> {
     fn undo(&mut self, human: Side) -> Option<usize> {
         let mut t = Transcript::<G>::new();
         let mut last_human_move = None;
+        // Bot moves since the human's last move.
+        let mut bot_moves = 0;
         for (i, &a) in self.answers.iter().enumerate() {
-            if t.asked() == human && a.is_some() {
-                last_human_move = Some(i);
+            match (t.asked() == human, a.is_some()) {
+                (true, true) => (last_human_move, bot_moves) = (Some(i), 0),
+                (false, true) => bot_moves += 1,
+                _ => {}
             }
             t.answer(a).expect("answers were legal when given");
         }
-        let i = last_human_move?;
-        let mut t = Transcript::<G>::new();
-        let mut bot_moves = 0;
-        for (k, &a) in self.answers.iter().enumerate() {
-            bot_moves += usize::from(k > i && t.asked() != human && a.is_some());
-            t.answer(a).expect("answers were legal when given");
-        }
-        *self = Session::replay(&self.answers[..i]);
+        *self = Session::replay(&self.answers[..last_human_move?]);
         Some(bot_moves)
     }
 

@@ -179,7 +179,8 @@ pub struct Asked<M> {
     pub elapsed: Duration,
 }
 
-/// Asks `player` for one turn, reads the answer as a move of `G` and has `check` judge it.
+/// Asks `competitor` for one turn, reads the answer as a move of `G` and has `check`
+/// judge it.
 pub fn ask_move<G: ArenaGame>(
     competitor: &mut Competitor<G>,
     turn: &TurnInput<G>,
