@@ -4,6 +4,7 @@
 pub mod competitor;
 pub mod games;
 pub mod human;
+pub mod journal;
 pub mod judge;
 pub mod replay;
 pub mod runner;

@@ -46,6 +46,8 @@ fn connector_answers_concurrent_matches_and_survives_errors() {
     // A fixed seed: the random bot's first move must not be (8,8), where the mock's scripted
     // opponent answers (an unseeded bot played it about one time in ten).
     let bot = format!("{FAKE} --mode random --game nogo --seed 1");
+    let journal = std::env::temp_dir().join(format!("connect-journal-concurrent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&journal);
     let status = Command::new(CONNECT)
         .args([
             "--game",
@@ -60,6 +62,8 @@ fn connector_answers_concurrent_matches_and_survives_errors() {
             "500",
             "--max-polls",
             "3",
+            "--journal",
+            journal.to_str().unwrap(),
         ])
         .args(["--server", &format!("http://127.0.0.1:{port}")])
         .status()
@@ -85,6 +89,10 @@ fn connector_answers_concurrent_matches_and_survives_errors() {
     assert_ne!(second, v);
     assert_ne!(second, serde_json::json!({"x": 8, "y": 8}));
     assert_eq!(polls[3].2, None);
+    // The journal keeps the running match and forgets the finished one.
+    assert!(journal.join("NoGo-1.json").exists());
+    assert!(!journal.join("NoGo-2.json").exists());
+    let _ = std::fs::remove_dir_all(journal);
 }
 
 /// A whole game through the connector: the mock plays the platform and a random opponent
@@ -96,7 +104,7 @@ fn whole_game<G: botzone_games::botzone::BotzoneGame>(game: &str) {
     let port = server.server_addr().to_ip().expect("ip").port();
     let bot = format!("{FAKE} --mode random --game {game}");
     let mut child = Command::new(CONNECT)
-        .args(["--game", game, "--user", "u", "--secret", "s", "--bot", &bot, "--time-ms", "500"])
+        .args(["--game", game, "--user", "u", "--secret", "s", "--bot", &bot, "--time-ms", "500", "--no-journal"])
         .args(["--server", &format!("http://127.0.0.1:{port}")])
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -1,7 +1,7 @@
 //! The connector under faults, against a mock Botzone: a bot that hangs is replaced in
 //! time, matches are answered at the same time, a refused secret ends the run with a clear
-//! message, the secret is never printed, an unusable match id is skipped, and a server
-//! that answers at once is not flooded.
+//! message, the secret is never printed, an unusable match id is skipped, a server
+//! that answers at once is not flooded, and a restarted connector resumes its matches.
 
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -42,11 +42,15 @@ fn mock(replies: Vec<(u16, String)>, stop: usize) -> (u16, std::thread::JoinHand
     (port, handle)
 }
 
+/// The connector keeps no journal unless `extra` names one: tests run at the same time and
+/// reuse match ids.
 fn connect(port: u16, bot: &str, extra: &[&str]) -> Output {
+    let journal: &[&str] = if extra.contains(&"--journal") { &[] } else { &["--no-journal"] };
     Command::new(CONNECT)
         .args(["--game", "nogo", "--user", "u", "--secret", SECRET, "--bot", bot, "--time-ms", "500"])
         .args(["--server", &format!("http://127.0.0.1:{port}")])
         .args(extra)
+        .args(journal)
         .output()
         .expect("connect runs")
 }
@@ -151,4 +155,70 @@ fn a_server_that_answers_at_once_is_not_flooded_and_garbage_is_named() {
     assert_eq!(stderr.matches("not the local-AI protocol").count(), 3, "{stderr}");
     let polls = mock.join().unwrap();
     assert_eq!(polls.len(), 8);
+}
+
+/// A fresh, empty folder for one test's journal.
+fn journal_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("connect-journal-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn a_restarted_connector_resumes_its_match_from_the_journal() {
+    use botzone_games::botzone::Match;
+    use botzone_games::nogo::Position;
+    let dir = journal_dir("restart");
+    let journal = dir.to_str().unwrap();
+    let bot = format!("{FAKE} --mode random --game nogo --seed 3");
+    let first_request = format!("1 0\nm7\n{NEW_MATCH}\n");
+
+    // Run 1 answers the new match and stops before its answer goes out.
+    let (port, mock1) = mock(vec![(200, first_request.clone())], 1);
+    let out = connect(port, &bot, &["--max-polls", "1", "--journal", journal]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    mock1.join().unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("NoGo-m7.json")).expect("a journal")).unwrap();
+    let ours = record["history"]["responses"][0].clone();
+
+    // Run 2 is asked the same request again (the server never got the answer): the same
+    // answer goes, without asking the bot (this one would crash).
+    let crashing = format!("{FAKE} --mode crash");
+    let (port, mock2) = mock(vec![(200, first_request)], 2);
+    let out = connect(port, &crashing, &["--max-polls", "2", "--journal", journal]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains("resumed from its journal"), "{stderr}");
+    assert!(!stderr.contains("no legal answer"), "the bot was asked: {stderr}");
+    let polls = mock2.join().unwrap();
+    let again: serde_json::Value = serde_json::from_str(&polls[1].0.answers[0].1).unwrap();
+    assert_eq!(again, ours);
+
+    // Run 3 is asked white's move, the match's second request: it answers as black.
+    let white = if ours == serde_json::json!({"x": 4, "y": 4}) { "{\"x\":0,\"y\":0}" } else { "{\"x\":4,\"y\":4}" };
+    let (port, mock3) = mock(vec![(200, format!("1 0\nm7\n{white}\n"))], 2);
+    let out = connect(port, &bot, &["--max-polls", "2", "--journal", journal]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.contains("resumed from its journal after 1 moves"), "{stderr}");
+    let polls = mock3.join().unwrap();
+    let next = &polls[1].0.answers.first().expect("an answer to white's move").1;
+    let history = format!("{{\"requests\":[{NEW_MATCH},{white}],\"responses\":[{ours}]}}");
+    let m = Match::<Position>::from_text(&history).unwrap();
+    let mv = <Position as botzone_games::botzone::BotzoneGame>::parse_json_move(&serde_json::from_str(next).unwrap());
+    m.check(mv.expect("a move")).expect("black's second move is legal");
+
+    // Run 4 gets a request that fits neither the next turn nor the last one (white on our
+    // stone): reported, and no guess is sent.
+    let (port, mock4) = mock(vec![(200, format!("1 0\nm7\n{ours}\n"))], 2);
+    let out = connect(port, &bot, &["--max-polls", "2", "--journal", journal]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot be rebuilt"), "{stderr}");
+    assert!(mock4.join().unwrap()[1].0.answers.is_empty());
+
+    // The match ends: its journal goes.
+    let (port, mock5) = mock(vec![(200, "0 1\nm7 0 2 2 0\n".into())], 1);
+    assert!(connect(port, &bot, &["--max-polls", "1", "--journal", journal]).status.success());
+    mock5.join().unwrap();
+    assert!(!dir.join("NoGo-m7.json").exists());
+    let _ = std::fs::remove_dir_all(dir);
 }

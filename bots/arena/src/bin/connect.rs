@@ -5,11 +5,13 @@
 //! for every request (a fresh process fed the full history, or one kept-running process per
 //! match) and sends each answer in the next poll as an `X-Match-<id>` header, in the form
 //! the request came in. A bot that fails is replaced, for that turn, by a legal move from
-//! the shared rules rather than a forfeit. `connect runmatch --opponent BOTID [--first]`
-//! first creates a match against an existing Botzone bot.
+//! the shared rules rather than a forfeit. Each match's history is journaled on disk
+//! (`--journal DIR`), so a restarted connector resumes its matches. `connect runmatch
+//! --opponent BOTID [--first]` first creates a match against an existing Botzone bot.
 
 use arena::competitor::{Competitor, TurnInput};
 use arena::games::{ArenaGame, GameName};
+use arena::journal::Journal;
 use arena::judge::ask_move;
 use arena::runner::{self, Bot, BotSpec};
 use arena::with_game;
@@ -53,6 +55,12 @@ struct Cli {
     /// runmatch: we move first.
     #[arg(long)]
     first: bool,
+    /// Where each running match's history is kept, so that a restart resumes it.
+    #[arg(long, default_value = "connect-journal")]
+    journal: std::path::PathBuf,
+    /// Keep no journal: a restart then takes a running match's next request for a new game.
+    #[arg(long)]
+    no_journal: bool,
     /// Stop after this many successful polls (tests).
     #[arg(long, hide = true)]
     max_polls: Option<u64>,
@@ -62,6 +70,56 @@ struct Cli {
 struct MatchState<G: ArenaGame> {
     history: Option<Match<G>>,
     bot: Competitor<G>,
+    /// An answer the server never got (sent by a connector that stopped): it goes again
+    /// as it is, without asking the bot.
+    resend: Option<String>,
+    /// Why the match cannot be rebuilt: its requests are reported, never answered, as any
+    /// move would be a guess.
+    unrebuildable: Option<String>,
+}
+
+impl<G: ArenaGame> MatchState<G> {
+    /// A match first seen in this run with `request`: resumed from its journal if it has one.
+    fn open(id: &str, request: &str, spec: &BotSpec, journal: &Journal) -> MatchState<G> {
+        let mut state = MatchState {
+            history: None,
+            // Killed at its limit: the substitute must still be in time.
+            bot: Competitor::Botzone(Bot::without_grace(spec.clone())),
+            resend: None,
+            unrebuildable: None,
+        };
+        match journal.resume::<G>(id, request) {
+            Ok(None) => {}
+            Ok(Some(resumed)) => {
+                eprintln!(
+                    "connect: match {id}: resumed from its journal after {} moves{}",
+                    resumed.history.moves.len(),
+                    if resumed.resend.is_some() { "; our last answer never arrived and goes again" } else { "" }
+                );
+                state.history = Some(resumed.history);
+                state.resend = resumed.resend;
+            }
+            Err(e) => state.unrebuildable = Some(e),
+        }
+        state
+    }
+
+    /// The answer to `request`, journaled before it goes out.
+    fn respond(&mut self, id: &str, request: &str, limit: Duration, journal: &Journal) -> Result<String, String> {
+        if let Some(why) = &self.unrebuildable {
+            return Err(format!("the match cannot be rebuilt, so it is not answered: {why}"));
+        }
+        if let Some(again) = self.resend.take() {
+            return Ok(again);
+        }
+        let a = answer(self, request, limit)?;
+        if let Some(history) = &self.history {
+            if let Err(e) = journal.save(id, history, request) {
+                eprintln!("connect: match {id}: {e}");
+            }
+        }
+        Ok(a)
+    }
 }
 
 /// Our answer to one request: the bot's if the judge accepts it, else a legal move of our own.
@@ -135,6 +193,7 @@ fn handle_body<G: ArenaGame>(
     matches: &mut HashMap<String, MatchState<G>>,
     spec: &BotSpec,
     limit: Duration,
+    journal: &Journal,
 ) -> Result<Vec<(String, String)>, String> {
     let mut lines = body.lines();
     let header = lines.next().unwrap_or("");
@@ -150,11 +209,7 @@ fn handle_body<G: ArenaGame>(
             eprintln!("connect: match {id:?}: its id cannot be sent back in an HTTP header; match skipped");
             continue;
         }
-        matches.entry(id.clone()).or_insert_with(|| MatchState {
-            history: None,
-            // Killed at its limit: the substitute must still be in time.
-            bot: Competitor::Botzone(Bot::without_grace(spec.clone())),
-        });
+        matches.entry(id.clone()).or_insert_with(|| MatchState::open(&id, request, spec, journal));
         asked.push((id, request.trim().to_string()));
     }
     let answers = std::thread::scope(|scope| {
@@ -162,7 +217,7 @@ fn handle_body<G: ArenaGame>(
             .iter_mut()
             .filter_map(|(id, state)| asked.iter().find(|(a, _)| a == id).map(|(_, request)| (id, state, request)))
             .map(|(id, state, request)| {
-                scope.spawn(move || match answer::<G>(state, request, limit) {
+                scope.spawn(move || match state.respond(id, request, limit, journal) {
                     Ok(a) => {
                         eprintln!("connect: match {id}: request {request} -> {a}");
                         Some((id.clone(), a))
@@ -190,6 +245,7 @@ fn handle_body<G: ArenaGame>(
             );
         }
         matches.remove(*id);
+        journal.remove::<G>(id);
     }
     Ok(answers)
 }
@@ -232,6 +288,7 @@ fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Res
     let spec = BotSpec::parse(&cli.bot, cli.keep_running)?;
     let url = format!("{}/api/{}/{}/localai", cli.server.trim_end_matches('/'), cli.user, cli.secret);
     let limit = Duration::from_millis(cli.time_ms);
+    let journal = Journal::new((!cli.no_journal).then(|| cli.journal.clone()));
     let mut matches = HashMap::new();
     let mut pending: Vec<(String, String)> = Vec::new();
     let mut backoff = Duration::from_millis(500);
@@ -260,7 +317,7 @@ fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Res
             }
             Ok(body) => {
                 backoff = Duration::from_millis(500);
-                match handle_body::<G>(&body, &mut matches, &spec, limit) {
+                match handle_body::<G>(&body, &mut matches, &spec, limit, &journal) {
                     Ok(answers) => pending = answers,
                     // Nothing of it is understood: the answers wait for a real reply.
                     Err(e) => eprintln!("connect: {}", redact(&e, &cli.secret)),
