@@ -104,6 +104,7 @@ impl<G: ArenaGame> Competitor<G> {
                 argv: argv.clone(),
                 process: None,
                 moves_sent: 0,
+                last_info: None,
                 _game: PhantomData,
             }),
         }
@@ -139,6 +140,9 @@ pub struct Engine<G: ArenaGame> {
     process: Option<LineProcess>,
     /// GTP: how many of the game's moves the engine has on its board.
     moves_sent: usize,
+    /// UAI: the last `info` line of this turn's search (its score and depth), kept as the
+    /// answer's debug text.
+    last_info: Option<String>,
     _game: PhantomData<G>,
 }
 
@@ -150,6 +154,7 @@ impl<G: ArenaGame> Engine<G> {
     /// starting it and its handshake are not counted).
     fn ask(&mut self, turn: &TurnInput<G>) -> Answer {
         let start = Instant::now();
+        self.last_info = None;
         let result = self.ask_inner(turn);
         let elapsed = result.as_ref().map_or(start.elapsed(), |(_, thought)| *thought);
         let response = match result {
@@ -163,7 +168,7 @@ impl<G: ArenaGame> Engine<G> {
         if response.is_err() {
             self.stop();
         }
-        Answer { response, elapsed }
+        Answer { response, elapsed, debug: self.last_info.take() }
     }
 
     /// The engine's move text and the time from the request for a move to the answer.
@@ -195,6 +200,7 @@ impl<G: ArenaGame> Engine<G> {
         loop {
             match process.next_line(deadline) {
                 Ok(Some(line)) if done(line.trim()) => return Ok(line.trim().to_string()),
+                Ok(Some(line)) if line.starts_with("info ") => self.last_info = Some(line.trim().to_string()),
                 Ok(Some(_)) => {}
                 Ok(None) => {
                     let status = process.exit_status().map_or("no status".into(), |s| s.to_string());

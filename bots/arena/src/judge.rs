@@ -17,6 +17,8 @@ pub struct Turn {
     /// The answer as the bot gave it (a pass included).
     pub answer: Value,
     pub ms: u64,
+    /// The answer's debug text (our bots: the search's summary and value).
+    pub debug: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -53,11 +55,17 @@ impl GameRecord {
             "players": {"first": first, "second": second},
             "a_first": self.a_first,
             "opening": self.opening,
-            "moves": self.turns.iter().map(|t| json!({
-                "by": if t.by == Player::First { "first" } else { "second" },
-                "move": t.answer,
-                "ms": t.ms,
-            })).collect::<Vec<_>>(),
+            "moves": self.turns.iter().map(|t| {
+                let mut turn = json!({
+                    "by": if t.by == Player::First { "first" } else { "second" },
+                    "move": t.answer,
+                    "ms": t.ms,
+                });
+                if let Some(debug) = &t.debug {
+                    turn["debug"] = json!(debug);
+                }
+                turn
+            }).collect::<Vec<_>>(),
             "result": result,
             "score_a": self.score_a(),
             "reason": self.reason,
@@ -154,14 +162,14 @@ pub fn play_game<G: ArenaGame>(
             limit: turn_limit,
         };
         let asked = ask_move(&mut bots[side.index()], &turn, |mv| t.check(mv));
-        let ms = asked.elapsed.as_millis() as u64;
+        let (ms, debug) = (asked.elapsed.as_millis() as u64, asked.debug);
         match asked.answer {
             Ok((mv, value)) => {
                 t.answer(mv).expect("checked by ask_move");
-                turns.push(Turn { by: side, answer: value, ms });
+                turns.push(Turn { by: side, answer: value, ms, debug });
             }
             Err(fault) => {
-                turns.push(Turn { by: side, answer: Value::Null, ms });
+                turns.push(Turn { by: side, answer: Value::Null, ms, debug });
                 for b in &mut bots {
                     b.stop();
                 }
@@ -177,6 +185,7 @@ pub struct Asked<M> {
     /// The move (`None`: a pass) and the answer as the bot wrote it, or the fault.
     pub answer: Result<(Option<M>, Value), Fault>,
     pub elapsed: Duration,
+    pub debug: Option<String>,
 }
 
 /// Asks `competitor` for one turn, reads the answer as a move of `G` and has `check`
@@ -193,7 +202,7 @@ pub fn ask_move<G: ArenaGame>(
         check(mv).map_err(illegal)?;
         Ok((mv, value))
     });
-    Asked { answer, elapsed: reply.elapsed }
+    Asked { answer, elapsed: reply.elapsed, debug: reply.debug }
 }
 
 /// The asked player's full input, with the normal turn limit in seconds as Botzone's

@@ -33,6 +33,10 @@ enum Command {
         /// Which game (its "game" number); default: the first in the file.
         #[arg(long)]
         game: Option<usize>,
+        /// A turn at a time: Enter shows the next, `b` the one before, a number that turn,
+        /// `q` quits.
+        #[arg(long)]
+        step: bool,
     },
     /// Play against a bot in the terminal.
     Play {
@@ -156,10 +160,15 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Ataxx(a) => run_match_command::<botzone_games::ataxx::Position>(a),
         Command::Nogo(a) => run_match_command::<botzone_games::nogo::Position>(a),
         Command::Dots(a) => run_match_command::<botzone_games::dots::Position>(a),
-        Command::Replay { file, game } => {
+        Command::Replay { file, game, step } => {
             let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            print!("{}", replay::replay(&text, game)?);
-            Ok(())
+            let replay = replay::replay(&text, game)?;
+            if step {
+                replay.step(std::io::stdin().lock(), std::io::stdout().lock()).map_err(|e| e.to_string())
+            } else {
+                print!("{}", replay.text());
+                Ok(())
+            }
         }
         Command::Play { game, bot, human, time_ms } => {
             let spec = CompetitorSpec::parse(&bot, false)?;

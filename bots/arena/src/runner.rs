@@ -160,10 +160,26 @@ pub struct Bot {
     starts: u32,
 }
 
-/// A turn's answer: the move object (or a fault) and the wall time it took.
+/// A turn's answer: the move object (or a fault), the wall time it took, and the
+/// answer's `debug` text, if it gave one (our bots put their search summary there).
 pub struct Answer {
     pub response: Result<Value, Fault>,
     pub elapsed: Duration,
+    pub debug: Option<String>,
+}
+
+impl Answer {
+    pub fn failed(fault: Fault, elapsed: Duration) -> Answer {
+        Answer { response: Err(fault), elapsed, debug: None }
+    }
+
+    /// The answer a bot wrote (see [`parse_output`]).
+    fn from_output(output: &str, elapsed: Duration) -> Answer {
+        match parse_output(output) {
+            Ok((response, debug)) => Answer { response: Ok(response), elapsed, debug },
+            Err(f) => Answer::failed(f, elapsed),
+        }
+    }
 }
 
 impl Bot {
@@ -204,7 +220,7 @@ impl Bot {
         let start = Instant::now();
         let mut child = match self.spec.spawn() {
             Ok(c) => c,
-            Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },
+            Err(f) => return Answer::failed(f, start.elapsed()),
         };
         let mut stdin = child.stdin.take().expect("piped");
         let input = format!("{input}\n");
@@ -226,19 +242,20 @@ impl Bot {
                 let _ = child.kill();
                 let _ = child.wait();
                 let elapsed = start.elapsed();
-                return Answer { response: Err(timeout(elapsed, limit, true)), elapsed };
+                return Answer::failed(timeout(elapsed, limit, true), elapsed);
             }
         };
         let elapsed = start.elapsed();
         let status = wait_briefly(&mut child);
         if elapsed > limit {
-            return Answer { response: Err(timeout(elapsed, limit, false)), elapsed };
+            return Answer::failed(timeout(elapsed, limit, false), elapsed);
         }
-        let response = match status {
-            Some(s) if !s.success() => Err(fault(FaultKind::Crash, format!("{s}; stderr: {}", stderr_tail(stderr)))),
-            _ => parse_output(&String::from_utf8_lossy(&output)),
-        };
-        Answer { response, elapsed }
+        match status {
+            Some(s) if !s.success() => {
+                Answer::failed(fault(FaultKind::Crash, format!("{s}; stderr: {}", stderr_tail(stderr))), elapsed)
+            }
+            _ => Answer::from_output(&String::from_utf8_lossy(&output), elapsed),
+        }
     }
 
     fn ask_kept(&mut self, full_input: &str, request: &str, limit: Duration) -> Answer {
@@ -250,17 +267,14 @@ impl Bot {
             self.starts += 1;
             match LineProcess::start(&self.spec.argv) {
                 Ok(k) => self.kept = Some(k),
-                Err(f) => return Answer { response: Err(f), elapsed: start.elapsed() },
+                Err(f) => return Answer::failed(f, start.elapsed()),
             }
         }
         let deadline = start + self.kill_at(limit);
         let kept = self.kept.as_mut().expect("started above");
         if kept.send(line).is_err() {
             self.stop();
-            return Answer {
-                response: Err(fault(FaultKind::Crash, "the kept process closed its input")),
-                elapsed: start.elapsed(),
-            };
+            return Answer::failed(fault(FaultKind::Crash, "the kept process closed its input"), start.elapsed());
         }
         let mut output = Vec::new();
         loop {
@@ -274,25 +288,25 @@ impl Bot {
                     self.kept = None;
                     let elapsed = start.elapsed();
                     if elapsed > limit {
-                        return Answer { response: Err(timeout(elapsed, limit, false)), elapsed };
+                        return Answer::failed(timeout(elapsed, limit, false), elapsed);
                     }
                     if let Some(s) = status.filter(|s| !s.success()) {
-                        return Answer { response: Err(fault(FaultKind::Crash, s.to_string())), elapsed };
+                        return Answer::failed(fault(FaultKind::Crash, s.to_string()), elapsed);
                     }
-                    return Answer { response: parse_output(&output.join("\n")), elapsed };
+                    return Answer::from_output(&output.join("\n"), elapsed);
                 }
                 Err(TimedOut) => {
                     self.stop();
                     let elapsed = start.elapsed();
-                    return Answer { response: Err(timeout(elapsed, limit, true)), elapsed };
+                    return Answer::failed(timeout(elapsed, limit, true), elapsed);
                 }
             }
         }
         let elapsed = start.elapsed();
         if elapsed > limit {
-            return Answer { response: Err(timeout(elapsed, limit, false)), elapsed };
+            return Answer::failed(timeout(elapsed, limit, false), elapsed);
         }
-        Answer { response: parse_output(&output.join("\n")), elapsed }
+        Answer::from_output(&output.join("\n"), elapsed)
     }
 
     /// Kills a kept-running process, if any.
@@ -357,14 +371,21 @@ fn stderr_tail(rx: Receiver<Vec<u8>>) -> String {
     }
 }
 
-/// Botzone's answer forms: `{"response": MOVE, ...}` on the first line, or a bare MOVE.
-pub fn parse_output(output: &str) -> Result<Value, Fault> {
+/// Botzone's answer forms: `{"response": MOVE, "debug": ..., ...}` on the first line, or a
+/// bare MOVE. Returns the move and the debug text (a string, or any other JSON written out).
+pub fn parse_output(output: &str) -> Result<(Value, Option<String>), Fault> {
     let line = output.lines().find(|l| !l.trim().is_empty()).ok_or_else(|| fault(FaultKind::BadOutput, "no output"))?;
     let value: Value = serde_json::from_str(line.trim())
         .map_err(|e| fault(FaultKind::BadOutput, format!("not JSON ({e}): {}", clip(line))))?;
     match value {
-        Value::Object(ref o) if o.contains_key("response") => Ok(o["response"].clone()),
-        Value::Object(_) => Ok(value),
+        Value::Object(ref o) if o.contains_key("response") => {
+            let debug = o.get("debug").filter(|d| !d.is_null()).map(|d| match d {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            });
+            Ok((o["response"].clone(), debug))
+        }
+        Value::Object(_) => Ok((value, None)),
         other => Err(fault(FaultKind::BadOutput, format!("not a JSON object: {}", clip(&other.to_string())))),
     }
 }
@@ -383,8 +404,11 @@ mod tests {
 
     #[test]
     fn output_forms() {
-        assert_eq!(parse_output("{\"response\":{\"x\":1,\"y\":2},\"debug\":\"d\"}\n").unwrap()["x"], 1);
-        assert_eq!(parse_output("\n{\"x\":1,\"y\":2}").unwrap()["y"], 2);
+        let (mv, debug) = parse_output("{\"response\":{\"x\":1,\"y\":2},\"debug\":\"d\"}\n").unwrap();
+        assert_eq!((mv["x"].as_i64(), debug.as_deref()), (Some(1), Some("d")));
+        let (mv, debug) = parse_output("\n{\"x\":1,\"y\":2}").unwrap();
+        assert_eq!((mv["y"].as_i64(), debug), (Some(2), None));
+        assert_eq!(parse_output("{\"response\":{},\"debug\":{\"v\":1}}").unwrap().1.as_deref(), Some("{\"v\":1}"));
         assert_eq!(parse_output("hello").unwrap_err().kind, FaultKind::BadOutput);
         assert_eq!(parse_output("").unwrap_err().kind, FaultKind::BadOutput);
         assert_eq!(parse_output("[1]").unwrap_err().kind, FaultKind::BadOutput);
