@@ -72,7 +72,8 @@ struct MatchArgs {
     /// Number of games (pairs share an opening, colours swapped).
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Wall-clock limit per turn in ms; each bot's first turn gets twice this.
+    /// Wall-clock limit per turn in ms; each bot's first turn gets twice this. Our bots
+    /// are measured safe from 50 ms (see the bots' --help); below, some answers come late.
     #[arg(long, default_value_t = 1000)]
     time_ms: u64,
     /// Games played at the same time.
