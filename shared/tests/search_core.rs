@@ -10,7 +10,7 @@ use botzone_games::engines::Without;
 use botzone_games::game::{forces_win, Game, Outcome, Player};
 use botzone_games::nogo;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
-use botzone_games::search::mcts::{Mcts, MctsConfig, RandomPlayouts};
+use botzone_games::search::mcts::{Mcts, MctsConfig, RandomPlayouts, Rave};
 use botzone_games::search::{Budget, Engine};
 
 /// Plain negamax over the whole game, scoring as alpha-beta does.
@@ -158,6 +158,10 @@ fn alphabeta_equals_minimax_on_ataxx_positions_near_the_move_cap() {
 
 /// MCTS with the solver on: the answer must be a move that wins by exhaustive search.
 fn solver_finds_forced_win<G: Game>(candidates: Vec<G>, need: usize) {
+    solver_with_config_finds_forced_win(MctsConfig { solver: true, ..MctsConfig::UCT }, candidates, need)
+}
+
+fn solver_with_config_finds_forced_win<G: Game>(config: MctsConfig, candidates: Vec<G>, need: usize) {
     let mut found = 0;
     for g in candidates {
         // Forced win for the side to move?
@@ -167,7 +171,6 @@ fn solver_finds_forced_win<G: Game>(candidates: Vec<G>, need: usize) {
         }
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
-        let config = MctsConfig { solver: true, ..MctsConfig::UCT };
         let mut mcts = Mcts::new(config, RandomPlayouts, 7);
         let result = mcts.search(&g, &moves, &Budget::iterations(200_000));
         assert!(result.summary.contains("proven=win"), "{}", result.summary);
@@ -214,6 +217,17 @@ fn solver_proves_forced_wins_in_each_game() {
     let b = m.game.board();
     let near_cap = Board::new(b.pieces(Player::First), b.pieces(Player::Second), b.to_move(), ataxx::MOVE_CAP - 3);
     solver_finds_forced_win(vec![near_cap], 1);
+}
+
+#[test]
+fn the_solver_proves_forced_wins_under_either_rave_mix() {
+    // Count-weighted RAVE never picks unvisited children first: every move must still be
+    // reached for a loss to be proven.
+    for rave in [Rave::Schedule { k: 300.0 }, Rave::Counts { prior: 20.0 }] {
+        let config = MctsConfig { solver: true, rave: Some(rave), exploration: 0.25, ..MctsConfig::UCT };
+        solver_with_config_finds_forced_win(config, small_nogo_positions(60, 7, 12), 3);
+        solver_with_config_finds_forced_win(config, random_positions(dots::Position::start(), 52, 60, 11), 3);
+    }
 }
 
 #[test]

@@ -77,8 +77,8 @@ pub struct MctsConfig {
     pub exploration: f64,
     /// MCTS-Solver.
     pub solver: bool,
-    /// RAVE with this equivalence parameter k: beta = sqrt(k / (3n + k)).
-    pub rave: Option<f64>,
+    /// RAVE, and how its AMAF values are mixed in.
+    pub rave: Option<Rave>,
     /// Knowledge bias divided by (visits + 1) (progressive bias) instead of constant.
     pub bias_decays: bool,
     /// Stop when the most visited root move can no longer be overtaken.
@@ -101,6 +101,20 @@ impl MctsConfig {
         reuse_tree: false,
         memory_bytes: 96 << 20,
     };
+}
+
+/// How a child's AMAF value (the results of every simulation through its parent in which
+/// its mover played its move later) is mixed with its own mean.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rave {
+    /// Gelly and Silver's schedule: `(1 - beta) * mean + beta * amaf`, with
+    /// `beta = sqrt(k / (3n + k))`, plus the usual exploration term.
+    Schedule { k: f64 },
+    /// Weighted by counts: `(n * mean + m * amaf + C * sqrt(n * ln N)) / (n + m)`, where the
+    /// AMAF count m starts at `prior` virtual draws. AMAF keeps a large share for as long
+    /// as it keeps gathering results, and exploration shrinks with it (the form the strong
+    /// NoGo program HaHaNoGo uses).
+    Counts { prior: f32 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,20 +223,25 @@ impl<G: Game> Tree<G> {
             }
             let k = &child.knowledge;
             let visits = f64::from(child.visits) + f64::from(k.prior_visits);
-            if visits == 0.0 {
-                // Unvisited and without prior: try it now (its bias breaks ties later).
-                return i;
-            }
-            let mut value = child.mean();
-            if let Some(rave_k) = cfg.rave {
-                if child.amaf_visits > 0 {
+            let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
+            let score = match cfg.rave {
+                Some(Rave::Counts { prior }) => {
+                    let amaf_visits = f64::from(child.amaf_visits) + f64::from(prior);
+                    let amaf_sum = f64::from(child.amaf_reward) + 0.5 * f64::from(prior);
+                    let own_sum = if visits > 0.0 { child.mean() * visits } else { 0.0 };
+                    (own_sum + amaf_sum + c * (visits * log_n).sqrt()) / (visits + amaf_visits).max(1e-9) + bias
+                }
+                _ if visits == 0.0 => {
+                    // Unvisited and without prior: try it now (its bias breaks ties later).
+                    return i;
+                }
+                Some(Rave::Schedule { k: rave_k }) if child.amaf_visits > 0 => {
                     let beta = (rave_k / (3.0 * visits + rave_k)).sqrt();
                     let amaf = f64::from(child.amaf_reward) / f64::from(child.amaf_visits);
-                    value = (1.0 - beta) * value + beta * amaf;
+                    (1.0 - beta) * child.mean() + beta * amaf + c * (log_n / visits).sqrt() + bias
                 }
-            }
-            let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
-            let score = value + c * (log_n / visits).sqrt() + bias;
+                _ => child.mean() + c * (log_n / visits).sqrt() + bias,
+            };
             if score > best_score {
                 best_score = score;
                 best = i;
