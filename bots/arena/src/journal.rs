@@ -33,9 +33,11 @@ impl Journal {
         Journal { dir }
     }
 
+    /// The file of match `id`; none for an id that is not plain letters, digits, `-` and
+    /// `_` (Botzone's are hex), so that no id can name a path outside the folder.
     fn path<G: ArenaGame>(&self, id: &str) -> Option<PathBuf> {
-        // Match ids reach here only if they are HTTP tokens, which have no path separators.
-        self.dir.as_ref().map(|d| d.join(format!("{}-{id}.json", G::BOTZONE_NAME)))
+        let plain = !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        self.dir.as_ref().filter(|_| plain).map(|d| d.join(format!("{}-{id}.json", G::BOTZONE_NAME)))
     }
 
     /// Records `history` (ending with our answer to `request`) for match `id`.
@@ -178,6 +180,23 @@ mod tests {
         journal.remove::<Position>("m1");
         assert!(journal.resume::<Position>("m1", "{\"x\":5,\"y\":5}").unwrap().is_none());
         assert!(Journal::new(None).resume::<Position>("m1", "{\"x\":5,\"y\":5}").unwrap().is_none());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_id_that_could_name_another_path_gets_no_journal() {
+        let dir = temporary_dir("ids");
+        let journal = Journal::new(Some(dir.join("inner")));
+        std::fs::create_dir_all(dir.join("inner")).unwrap();
+        let outside = dir.join("NoGo-x.json");
+        std::fs::write(&outside, "keep me").unwrap();
+        for id in ["a/../../NoGo-x", "../x", "a/b", ".", ""] {
+            journal.save(id, &black_after_first_answer(), "{\"x\":-1,\"y\":-1}").unwrap();
+            journal.remove::<Position>(id);
+            assert!(journal.resume::<Position>(id, "{\"x\":5,\"y\":5}").unwrap().is_none());
+        }
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+        assert_eq!(std::fs::read_dir(dir.join("inner")).unwrap().count(), 0);
         let _ = std::fs::remove_dir_all(dir);
     }
 
