@@ -142,11 +142,18 @@ mod tests {
         m
     }
 
+    /// A journal in a fresh folder holding match m1 as [`black_after_first_answer`] left
+    /// it, answered for `request`.
+    fn journal_of_m1(name: &str, request: &str) -> (PathBuf, Journal) {
+        let dir = temporary_dir(name);
+        let journal = Journal::new(Some(dir.clone()));
+        journal.save("m1", &black_after_first_answer(), request).unwrap();
+        (dir, journal)
+    }
+
     #[test]
     fn a_saved_match_resumes_on_its_next_request() {
-        let dir = temporary_dir("next");
-        let journal = Journal::new(Some(dir.clone()));
-        journal.save("m1", &black_after_first_answer(), "{\"x\":-1,\"y\":-1}").unwrap();
+        let (dir, journal) = journal_of_m1("next", "{\"x\":-1,\"y\":-1}");
         let resumed = journal.resume::<Position>("m1", "{\"x\":5,\"y\":5}").unwrap().expect("a journal");
         assert!(resumed.resend.is_none());
         assert_eq!(resumed.history.moves.len(), 1);
@@ -159,9 +166,7 @@ mod tests {
 
     #[test]
     fn the_request_already_answered_gets_the_same_answer_again() {
-        let dir = temporary_dir("again");
-        let journal = Journal::new(Some(dir.clone()));
-        journal.save("m1", &black_after_first_answer(), " {\"x\":-1,\"y\":-1}\n").unwrap();
+        let (dir, journal) = journal_of_m1("again", " {\"x\":-1,\"y\":-1}\n");
         let resumed = journal.resume::<Position>("m1", "{\"x\":-1,\"y\":-1}").unwrap().expect("a journal");
         assert_eq!(resumed.resend.as_deref(), Some("{\"x\":2,\"y\":3}"));
         let _ = std::fs::remove_dir_all(dir);
@@ -169,9 +174,7 @@ mod tests {
 
     #[test]
     fn a_request_that_fits_nothing_is_refused_and_a_removed_match_is_new() {
-        let dir = temporary_dir("misfit");
-        let journal = Journal::new(Some(dir.clone()));
-        journal.save("m1", &black_after_first_answer(), "{\"x\":-1,\"y\":-1}").unwrap();
+        let (dir, journal) = journal_of_m1("misfit", "{\"x\":-1,\"y\":-1}");
         // White cannot play on our stone.
         let e = journal.resume::<Position>("m1", "{\"x\":2,\"y\":3}").unwrap_err();
         assert!(e.contains("does not fit"), "{e}");

@@ -141,11 +141,14 @@ pub fn registry() -> Registry<Position> {
                 ("late-solver", "the alpha-beta solver once few points are playable"),
             ],
             make: |seed, without| {
-                let rave =
-                    if without.has("rave-counts") { Rave::Schedule { k: 300.0 } } else { Rave::Counts { prior: 20.0 } };
+                let (rave, exploration) = if without.has("rave-counts") {
+                    (Rave::Schedule { k: 300.0 }, 0.4)
+                } else {
+                    (Rave::Counts { prior: 20.0 }, 0.25)
+                };
                 let config = MctsConfig {
                     name: "mcts",
-                    exploration: if without.has("rave-counts") { 0.4 } else { 0.25 },
+                    exploration,
                     solver: !without.has("solver"),
                     rave: Some(rave).filter(|_| !without.has("rave")),
                     reuse_tree: true,

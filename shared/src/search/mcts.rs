@@ -162,14 +162,24 @@ impl<M> Node<M> {
         self.first_child as usize..(self.first_child + self.child_count) as usize
     }
 
+    /// Visits, the prior's virtual ones included.
+    fn weight(&self) -> f64 {
+        f64::from(self.visits) + f64::from(self.knowledge.prior_visits)
+    }
+
+    /// Rewards for the mover, the prior's included.
+    fn total(&self) -> f64 {
+        let k = &self.knowledge;
+        self.reward + f64::from(k.prior_value * k.prior_visits)
+    }
+
     /// Mean value for the mover, prior included.
     fn mean(&self) -> f64 {
-        let k = &self.knowledge;
-        let n = f64::from(self.visits) + f64::from(k.prior_visits);
+        let n = self.weight();
         if n == 0.0 {
             0.5
         } else {
-            (self.reward + f64::from(k.prior_value * k.prior_visits)) / n
+            self.total() / n
         }
     }
 }
@@ -222,14 +232,13 @@ impl<G: Game> Tree<G> {
                 Proof::Unknown => {}
             }
             let k = &child.knowledge;
-            let visits = f64::from(child.visits) + f64::from(k.prior_visits);
+            let visits = child.weight();
             let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
             let score = match cfg.rave {
                 Some(Rave::Counts { prior }) => {
                     let amaf_visits = f64::from(child.amaf_visits) + f64::from(prior);
                     let amaf_sum = f64::from(child.amaf_reward) + 0.5 * f64::from(prior);
-                    let own_sum = if visits > 0.0 { child.mean() * visits } else { 0.0 };
-                    (own_sum + amaf_sum + c * (visits * log_n).sqrt()) / (visits + amaf_visits).max(1e-9) + bias
+                    (child.total() + amaf_sum + c * (visits * log_n).sqrt()) / (visits + amaf_visits).max(1e-9) + bias
                 }
                 _ if visits == 0.0 => {
                     // Unvisited and without prior: try it now (its bias breaks ties later).
