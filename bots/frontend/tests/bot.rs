@@ -181,8 +181,9 @@ fn without_switches_off_named_features_and_rejects_unknown_ones() {
         let debug = answer["debug"].as_str().unwrap().to_string();
         debug.split_whitespace().find(|w| w.starts_with("score=")).unwrap().to_string()
     };
-    // The hand-set and the fitted weights value the start position differently.
-    assert_ne!(score(&[]), score(&["--without", "fitted-weights"]));
+    // The network, the fitted terms and the hand-set terms value the start differently.
+    let values = [score(&[]), score(&["--without", "network"]), score(&["--without", "network,fitted-weights"])];
+    assert!(values[0] != values[1] && values[1] != values[2], "{values:?}");
     // Several at once, comma-separated.
     assert!(score(&["--without", "aspiration,lmr,rfp"]).starts_with("score="));
     let (result, _) = run_ataxx(&["--without", "lmr,bogus"], start);

@@ -4,6 +4,7 @@ mod bitboard;
 mod board;
 pub mod eval;
 mod io;
+pub mod net;
 pub mod notation;
 
 pub use bitboard::{Bitboard, Square};

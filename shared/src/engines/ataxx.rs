@@ -3,6 +3,7 @@
 
 use super::{generic_engines, EngineSpec, HasModel, OnModel, Registry, Without};
 use crate::ataxx::eval::{self, Weights, HAND_SET, MATERIAL_ONLY, WEIGHTS};
+use crate::ataxx::net::{self, Network};
 use crate::ataxx::{Board, Move, Position};
 use crate::game::{Game, Player};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
@@ -16,9 +17,18 @@ impl HasModel for Position {
     }
 }
 
-/// The evaluation of `ataxx::eval` for alpha-beta, with its weights.
+/// How `ab` values a position.
+#[derive(Clone, Copy)]
+pub enum Evaluation {
+    /// The learned network (`ataxx::net`, the embedded one).
+    Network(&'static Network),
+    /// The hand-made terms of `ataxx::eval` with these weights.
+    Terms(Weights),
+}
+
+/// The evaluation for alpha-beta, and where its endgame starts.
 pub struct AtaxxEval {
-    pub weights: Weights,
+    pub evaluation: Evaluation,
     /// At most this many empty squares: the endgame, searched full-width (None: never).
     pub endgame_empties: Option<u32>,
 }
@@ -29,20 +39,27 @@ pub struct AtaxxEval {
 pub const ENDGAME_EMPTIES: u32 = 8;
 
 impl AtaxxEval {
-    pub fn new(weights: Weights) -> Self {
-        AtaxxEval { weights, endgame_empties: Some(ENDGAME_EMPTIES) }
+    pub fn new(evaluation: Evaluation) -> Self {
+        AtaxxEval { evaluation, endgame_empties: Some(ENDGAME_EMPTIES) }
     }
 }
 
+/// The default: the embedded network.
 impl Default for AtaxxEval {
     fn default() -> Self {
-        AtaxxEval::new(WEIGHTS)
+        AtaxxEval::new(Evaluation::Network(net::embedded()))
     }
 }
 
 impl Evaluator<Board> for AtaxxEval {
     fn evaluate(&self, b: &Board) -> i32 {
-        eval::evaluate(b, &self.weights)
+        match self.evaluation {
+            Evaluation::Network(net) => {
+                let me = b.to_move();
+                net.evaluate(b.pieces(me), b.pieces(me.other()))
+            }
+            Evaluation::Terms(weights) => eval::evaluate(b, &weights),
+        }
     }
     fn hash(&self, b: &Board) -> u64 {
         eval::hash(b)
@@ -114,10 +131,14 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
 /// The `ab` engine less the features in `without`: the one builder that the bot, the
 /// bench and the experiments use.
 pub fn ab(without: &Without) -> AlphaBeta<Board, AtaxxEval> {
-    let eval = AtaxxEval {
-        weights: if without.has("fitted-weights") { HAND_SET } else { WEIGHTS },
-        endgame_empties: Some(ENDGAME_EMPTIES).filter(|_| !without.has("endgame")),
+    let evaluation = if !without.has("network") {
+        Evaluation::Network(net::embedded())
+    } else if without.has("fitted-weights") {
+        Evaluation::Terms(HAND_SET)
+    } else {
+        Evaluation::Terms(WEIGHTS)
     };
+    let eval = AtaxxEval { evaluation, endgame_empties: Some(ENDGAME_EMPTIES).filter(|_| !without.has("endgame")) };
     AlphaBeta::new(ab_config(without), eval)
 }
 
@@ -127,14 +148,15 @@ pub fn registry() -> Registry<Position> {
         EngineSpec {
             name: "ab",
             about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR, LMP, \
-                    full-width endgame; eval: material, exposure, exclusive empties, threat",
+                    full-width endgame; eval: a learned network (2x2 windows, 128 hidden, 4 phase buckets)",
             features: &[
                 ("lmr", "late-move reductions"),
                 ("rfp", "reverse futility pruning"),
                 ("lmp", "late-move pruning of quiet jumps near the leaves"),
                 ("endgame", "full-width search (no forward pruning) from 8 empty squares"),
                 ("aspiration", "aspiration windows (full window at every depth)"),
-                ("fitted-weights", "the Texel-fitted evaluation weights (off: the hand-set ones)"),
+                ("network", "the learned evaluation (off: the hand-made terms, Texel-fitted)"),
+                ("fitted-weights", "with the network off: the Texel-fitted weights (off: the hand-set ones)"),
             ],
             make: |_seed, without| Box::new(OnModel::new(ab(without))),
         },
@@ -144,7 +166,7 @@ pub fn registry() -> Registry<Position> {
             features: &[],
             make: |_seed, _| {
                 let config = AlphaBetaConfig { name: "ab-material", ..ab_config(&Without::default()) };
-                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval::new(MATERIAL_ONLY))))
+                Box::new(OnModel::new(AlphaBeta::new(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)))))
             },
         },
         EngineSpec {

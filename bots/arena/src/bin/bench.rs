@@ -150,10 +150,10 @@ fn dots_alphabeta_time(undrawn: u32, cap: Duration) -> String {
 }
 
 /// Alpha-beta speed (`ab` engine's search) from an Ataxx position, for a fixed node count.
-fn ataxx_ab_speed(label: &str, board: ataxx::Board) {
+fn ataxx_ab_speed(label: &str, board: ataxx::Board, without: &[&str]) {
     let mut moves = Vec::new();
     board.legal_moves(&mut moves);
-    let mut ab = engines::ataxx::ab(&Without::default());
+    let mut ab = engines::ataxx::ab(&Without(without.iter().map(|f| f.to_string()).collect()));
     let start = Instant::now();
     let (score, _, depth) = ab.iterate(&board, &moves, &Budget::iterations(2_000_000));
     let s = start.elapsed().as_secs_f64();
@@ -162,6 +162,38 @@ fn ataxx_ab_speed(label: &str, board: ataxx::Board) {
         ab.nodes(),
         ab.nodes() as f64 / s / 1e6
     );
+}
+
+/// Static evaluations per second of the network and of the hand-made terms, over the
+/// positions of a few random games.
+fn ataxx_eval_speed() {
+    let mut rng = fastrand::Rng::with_seed(4);
+    let mut boards = Vec::new();
+    let mut moves = Vec::new();
+    while boards.len() < 4000 {
+        let mut b = *ataxx::Position::start().board();
+        while b.outcome().is_none() {
+            b.legal_moves(&mut moves);
+            b.play(moves[rng.usize(..moves.len())]);
+            boards.push(b);
+        }
+    }
+    let net = ataxx::net::embedded();
+    let time = |f: &dyn Fn(&ataxx::Board) -> i32| {
+        let start = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..50 {
+            sum += boards.iter().map(|b| i64::from(f(b))).sum::<i64>();
+        }
+        std::hint::black_box(sum);
+        (50 * boards.len()) as f64 / start.elapsed().as_secs_f64() / 1e6
+    };
+    let network = time(&|b| {
+        let me = b.to_move();
+        net.evaluate(b.pieces(me), b.pieces(me.other()))
+    });
+    let terms = time(&|b| ataxx::eval::evaluate(b, &ataxx::eval::WEIGHTS));
+    println!("ataxx static evaluations: network {network:.1} M/s, hand-made terms {terms:.1} M/s");
 }
 
 /// `make bench`: takes no arguments but `--help`.
@@ -186,15 +218,18 @@ fn main() {
             leaves as f64 / s / 1e6
         );
     }
-    println!("ataxx alpha-beta:");
-    ataxx_ab_speed("start position", *ataxx::Position::start().board());
     let mid = std::fs::read_to_string("fixtures/ataxx/midgame.json")
         .ok()
         .and_then(|text| Match::<ataxx::Position>::from_text(&text).ok());
-    match mid {
-        Some(m) => ataxx_ab_speed("fixtures/ataxx/midgame.json", *m.game.board()),
-        None => println!("  (run from the repository root for the middlegame fixture)"),
+    for (label, without) in [("network (default)", &[][..]), ("hand-made terms, --without network", &["network"])] {
+        println!("ataxx alpha-beta, evaluation {label}:");
+        ataxx_ab_speed("start position", *ataxx::Position::start().board(), without);
+        match &mid {
+            Some(m) => ataxx_ab_speed("fixtures/ataxx/midgame.json", *m.game.board(), without),
+            None => println!("  (run from the repository root for the middlegame fixture)"),
+        }
     }
+    ataxx_eval_speed();
     println!("random playouts per second (one core):");
     println!("  ataxx {:>10.0}", playouts_per_second::<ataxx::Position>(1.0));
     println!("  nogo  {:>10.0}", playouts_per_second::<nogo::Position>(1.0));

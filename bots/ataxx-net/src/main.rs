@@ -1,0 +1,103 @@
+//! `ataxx-net`: the Ataxx bot's learned evaluation, made from scratch.
+//!
+//! `ataxx-net datagen --out FILE --positions N`: self-play records (see `record.rs`).
+//! `ataxx-net train --data FILE... --out NET`: a network file for `shared/src/ataxx/`.
+//! The commands that made the shipped network are in shared/EXPERIMENTS.md.
+
+use ataxx_net::{datagen, train};
+use botzone_games::engines::Without;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "ataxx-net", about = "Self-play data and training for the Ataxx bot's learned evaluation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Appends self-play positions to a record file until it holds `--positions`
+    /// (resumes an existing file).
+    Datagen {
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1_000_000)]
+        positions: u64,
+        /// Alpha-beta nodes per move.
+        #[arg(long, default_value_t = 3000)]
+        nodes: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Fewest and most random plies that open each game.
+        #[arg(long, default_value = "4,10", value_delimiter = ',', num_args = 2)]
+        random_plies: Vec<usize>,
+        /// The `ataxx` engine that plays (`ataxx --help` lists them).
+        #[arg(long, default_value = "ab")]
+        engine: String,
+        /// Features of the engine switched off, as the bot's `--without`.
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
+    },
+    /// Trains a network on record files and writes it.
+    Train {
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Weight of the game's result in the target; the rest is the search score.
+        #[arg(long, default_value_t = 0.5)]
+        result_weight: f32,
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn main() {
+    let outcome = match Cli::parse().command {
+        Command::Datagen { out, positions, nodes, threads, seed, random_plies, engine, without } => {
+            datagen::datagen(&datagen::DatagenConfig {
+                out,
+                positions,
+                nodes,
+                threads: threads.unwrap_or_else(cores).max(1),
+                seed,
+                random_plies: (random_plies[0], random_plies[1].max(random_plies[0])),
+                engine,
+                without: Without(without),
+            })
+        }
+        Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed } => {
+            train::train(&train::TrainConfig {
+                data,
+                out,
+                epochs,
+                batch: batch.max(1),
+                lr,
+                result_weight: result_weight.clamp(0.0, 1.0),
+                threads: threads.unwrap_or_else(cores).max(1),
+                seed,
+            })
+        }
+    };
+    if let Err(e) = outcome {
+        eprintln!("ataxx-net: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,300 @@
+//! Trains the network of `botzone_games::ataxx::net` on record files: floats and Adam
+//! here, integers in the file it writes. Each sample is seen under a random one of the
+//! board's 8 symmetries. The target blends the game's result with the search score
+//! (squashed by a logistic scale fitted to the results), and the loss is the squared
+//! error of the output's sigmoid.
+
+use crate::record::{read_file, Record, PROVEN};
+use botzone_games::ataxx::net::{self, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, WINDOWS};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub struct TrainConfig {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    pub result_weight: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// Float weights, the same shape as [`Network`]; also used for gradients and Adam's moments.
+#[derive(Clone)]
+struct Model {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+/// The largest weight that quantises into i16 with room to spare (accumulators of 36
+/// rows stay well inside i16, and a clipped activation times an output weight too).
+const CLIP: f32 = 1.98;
+
+impl Model {
+    fn zeros() -> Model {
+        Model {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; BUCKETS * HIDDEN],
+            b2: vec![0.0; BUCKETS],
+        }
+    }
+
+    fn random(rng: &mut fastrand::Rng) -> Model {
+        let mut m = Model::zeros();
+        let mut uniform = |scale: f32| (rng.f32() * 2.0 - 1.0) * scale;
+        m.w1.iter_mut().for_each(|w| *w = uniform(0.15));
+        m.w2.iter_mut().for_each(|w| *w = uniform(0.15));
+        m
+    }
+
+    fn parts_mut(&mut self) -> [&mut Vec<f32>; 4] {
+        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    }
+
+    fn add(&mut self, other: &Model) {
+        for (a, b) in self.parts_mut().into_iter().zip([&other.w1, &other.b1, &other.w2, &other.b2]) {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.parts_mut().into_iter().for_each(|p| p.iter_mut().for_each(|x| *x = 0.0));
+    }
+
+    /// The output logit for `features` in `bucket`, with the hidden pre-activations.
+    fn forward(&self, features: &[u16; WINDOWS], bucket: usize, acc: &mut [f32; HIDDEN]) -> f32 {
+        acc.copy_from_slice(&self.b1);
+        for &f in features {
+            let row = &self.w1[f as usize * HIDDEN..][..HIDDEN];
+            acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+        }
+        let w2 = &self.w2[bucket * HIDDEN..][..HIDDEN];
+        self.b2[bucket] + acc.iter().zip(w2).map(|(&a, w)| screlu(a) * w).sum::<f32>()
+    }
+
+    /// Adds the gradient of one sample's loss into `grad`; returns the loss.
+    fn backward(&self, s: &Sample, grad: &mut Model) -> f32 {
+        let mut acc = [0.0; HIDDEN];
+        let out = self.forward(&s.features, s.bucket, &mut acc);
+        let p = sigmoid(out);
+        let d_out = 2.0 * (p - s.target) * p * (1.0 - p);
+        grad.b2[s.bucket] += d_out;
+        let w2 = &self.w2[s.bucket * HIDDEN..][..HIDDEN];
+        let g2 = &mut grad.w2[s.bucket * HIDDEN..][..HIDDEN];
+        let mut d_acc = [0.0; HIDDEN];
+        for h in 0..HIDDEN {
+            g2[h] += d_out * screlu(acc[h]);
+            d_acc[h] = if acc[h] > 0.0 && acc[h] < 1.0 { d_out * w2[h] * 2.0 * acc[h] } else { 0.0 };
+        }
+        grad.b1.iter_mut().zip(&d_acc).for_each(|(g, d)| *g += d);
+        for &f in &s.features {
+            let row = &mut grad.w1[f as usize * HIDDEN..][..HIDDEN];
+            row.iter_mut().zip(&d_acc).for_each(|(g, d)| *g += d);
+        }
+        (p - s.target).powi(2)
+    }
+
+    fn quantise(&self) -> Network {
+        let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let mut n = Network::zero();
+        for (row, floats) in n.input_weights.iter_mut().zip(self.w1.chunks(HIDDEN)) {
+            row.iter_mut().zip(floats).for_each(|(w, &x)| *w = q(x, QA));
+        }
+        for h in 0..HIDDEN {
+            n.input_bias[h] = q(self.b1[h], QA);
+            for b in 0..BUCKETS {
+                n.output_weights[b][h] = q(self.w2[b * HIDDEN + h], QB);
+            }
+        }
+        for b in 0..BUCKETS {
+            n.output_bias[b] = (self.b2[b] * (QA * QB) as f32).round() as i32;
+        }
+        n
+    }
+}
+
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// One training example, ready for the network.
+struct Sample {
+    features: [u16; WINDOWS],
+    bucket: usize,
+    target: f32,
+}
+
+/// The logistic scale (centi-pieces per logit) that best predicts the results from the
+/// search scores: the score half of the target uses it.
+fn fit_score_scale(records: &[Record]) -> f32 {
+    let usable: Vec<&Record> = records.iter().filter(|r| r.score.abs() < PROVEN).step_by(7).collect();
+    let loss = |k: f32| {
+        usable.iter().map(|r| (sigmoid(f32::from(r.score) / k) - result01(r)).powi(2)).sum::<f32>()
+            / usable.len() as f32
+    };
+    (1..=60).map(|i| i as f32 * 25.0).min_by(|a, b| loss(*a).total_cmp(&loss(*b))).unwrap_or(400.0)
+}
+
+fn result01(r: &Record) -> f32 {
+    (f32::from(r.result) + 1.0) / 2.0
+}
+
+fn target(r: &Record, score_scale: f32, result_weight: f32) -> f32 {
+    let score = match r.score {
+        PROVEN => 1.0,
+        s if s == -PROVEN => 0.0,
+        s => sigmoid(f32::from(s) / score_scale),
+    };
+    result_weight * result01(r) + (1.0 - result_weight) * score
+}
+
+fn sample(r: &Record, symmetry: u8, score_scale: f32, result_weight: f32) -> Sample {
+    let own = net::transform(r.own, symmetry);
+    let opp = net::transform(r.opp, symmetry);
+    let mut features = [0; WINDOWS];
+    net::features(own, opp, &mut features);
+    Sample { features, bucket: net::bucket(own.count() + opp.count()), target: target(r, score_scale, result_weight) }
+}
+
+pub fn train(cfg: &TrainConfig) -> Result<(), String> {
+    let mut records = Vec::new();
+    for path in &cfg.data {
+        let (mut r, _) = read_file(path)?;
+        println!("{}: {} positions", path.display(), r.len());
+        records.append(&mut r);
+    }
+    if records.len() < 100 {
+        return Err(format!("only {} positions: too few to train on", records.len()));
+    }
+    // The last 2% (whole games, as files hold games in order) are held out.
+    let held = records.split_off(records.len() - (records.len() / 50).max(1));
+    let score_scale = fit_score_scale(&records);
+    println!(
+        "{} training positions, {} held out; score scale {score_scale} centi-pieces per logit",
+        records.len(),
+        held.len()
+    );
+    let held: Vec<Sample> = held.iter().map(|r| sample(r, 0, score_scale, cfg.result_weight)).collect();
+    let mut rng = fastrand::Rng::with_seed(cfg.seed);
+    let mut model = Model::random(&mut rng);
+    let (mut m1, mut m2) = (Model::zeros(), Model::zeros());
+    let mut grads: Vec<Model> = (0..cfg.threads).map(|_| Model::zeros()).collect();
+    let mut step = 0;
+    let steps_per_epoch = records.len().div_ceil(cfg.batch);
+    let bar = ProgressBar::new((cfg.epochs * steps_per_epoch) as u64);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} batches eta {eta} {msg}").expect("template"));
+    let started = Instant::now();
+    for epoch in 0..cfg.epochs {
+        // Step decay: full rate, then a tenth for the last 30%, a hundredth for the last 10%.
+        let progress = epoch as f32 / cfg.epochs as f32;
+        let lr = cfg.lr
+            * if progress >= 0.9 {
+                0.01
+            } else if progress >= 0.7 {
+                0.1
+            } else {
+                1.0
+            };
+        rng.shuffle(&mut records);
+        let mut train_loss = 0.0;
+        for batch in records.chunks(cfg.batch) {
+            let samples: Vec<Sample> =
+                batch.iter().map(|r| sample(r, rng.u8(..8), score_scale, cfg.result_weight)).collect();
+            let per_thread = samples.len().div_ceil(cfg.threads);
+            let losses: Vec<f32> = std::thread::scope(|s| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(samples.chunks(per_thread))
+                    .map(|(g, chunk)| {
+                        let model = &model;
+                        s.spawn(move || {
+                            g.clear();
+                            chunk.iter().map(|x| model.backward(x, g)).sum::<f32>()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a training thread")).collect()
+            });
+            train_loss += losses.iter().sum::<f32>();
+            let used = samples.len().div_ceil(per_thread);
+            let (first, rest) = grads.split_at_mut(1);
+            for g in &rest[..used - 1] {
+                first[0].add(g);
+            }
+            step += 1;
+            adam(&mut model, &first[0], &mut m1, &mut m2, lr, step, samples.len());
+            bar.inc(1);
+        }
+        let held_loss = held_loss(&model, &held);
+        bar.suspend(|| {
+            println!(
+                "epoch {}: lr {lr:.5} train loss {:.5} held-out loss {held_loss:.5} ({:.0} s)",
+                epoch + 1,
+                train_loss / records.len() as f32,
+                started.elapsed().as_secs_f64()
+            )
+        });
+    }
+    bar.finish_and_clear();
+    let network = model.quantise();
+    report_quantisation(&model, &network, &held);
+    std::fs::write(&cfg.out, network.to_bytes()).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+    println!("wrote {}", cfg.out.display());
+    Ok(())
+}
+
+fn held_loss(model: &Model, held: &[Sample]) -> f32 {
+    let mut acc = [0.0; HIDDEN];
+    held.iter().map(|s| (sigmoid(model.forward(&s.features, s.bucket, &mut acc)) - s.target).powi(2)).sum::<f32>()
+        / held.len() as f32
+}
+
+/// How far the integer network is from the float one, in centi-pieces.
+fn report_quantisation(model: &Model, network: &Network, held: &[Sample]) {
+    let mut acc = [0.0; HIDDEN];
+    let mut worst = 0.0f32;
+    let mut total = 0.0f32;
+    let n = held.len().min(20_000);
+    for s in &held[..n] {
+        let float = model.forward(&s.features, s.bucket, &mut acc) * SCALE as f32;
+        let int = network.evaluate_features(&s.features, s.bucket) as f32;
+        worst = worst.max((float - int).abs());
+        total += (float - int).abs();
+    }
+    println!(
+        "quantised vs float on {n} held-out positions: mean |diff| {:.2} cp, worst {worst:.1} cp",
+        total / n as f32
+    );
+}
+
+/// One Adam step on the summed gradient of `n` samples; weights are clipped into the
+/// range the integer network can hold.
+fn adam(model: &mut Model, grad: &Model, m1: &mut Model, m2: &mut Model, lr: f32, step: i32, n: usize) {
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let c1 = 1.0 - b1.powi(step);
+    let c2 = 1.0 - b2.powi(step);
+    let scale = 1.0 / n as f32;
+    let params = model.parts_mut();
+    let grads = [&grad.w1, &grad.b1, &grad.w2, &grad.b2];
+    let firsts = m1.parts_mut();
+    let seconds = m2.parts_mut();
+    for (((p, g), m), v) in params.into_iter().zip(grads).zip(firsts).zip(seconds) {
+        for i in 0..p.len() {
+            let gi = g[i] * scale;
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            p[i] = (p[i] - lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps)).clamp(-CLIP, CLIP);
+        }
+    }
+}

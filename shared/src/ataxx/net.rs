@@ -1,0 +1,297 @@
+//! The learned evaluation: a small NNUE-style network, trained by `ataxx-net train` on
+//! self-play positions (bots/ataxx-net) and embedded in the binary.
+//!
+//! Inputs are every 2x2 window of the board (36 windows, each in one of 3^4 states:
+//! empty, side to move's, opponent's per cell), so the first layer sees pairs of
+//! neighbouring squares, which is where Ataxx's tactics live (a clone flips the
+//! neighbours). One hidden layer of `HIDDEN` units with a squared clipped ReLU, then one
+//! output chosen by the number of pieces on the board (a phase bucket). The output is
+//! a logit of the side to move's result; `SCALE` turns it into the search's centi-pieces.
+//!
+//! Weights are integers (int16, as NNUE engines quantise them) so that evaluation is
+//! integer adds; the accumulator is recomputed per position (36 rows), which is cheap
+//! enough here and keeps copy-make search free of extra state.
+
+use super::bitboard::{Bitboard, Square};
+use std::sync::OnceLock;
+
+/// 2x2 windows: the top-left corner at (x, y) with x, y in 0..6.
+pub const WINDOWS: usize = 36;
+/// States of one window: 3^4.
+pub const STATES: usize = 81;
+pub const INPUTS: usize = WINDOWS * STATES;
+pub const HIDDEN: usize = 128;
+/// Output buckets by the number of pieces on the board.
+pub const BUCKETS: usize = 4;
+/// Quantisation: hidden activations are in 1/QA, output weights in 1/QB.
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+/// Centi-pieces per logit unit of the output.
+pub const SCALE: i32 = 400;
+
+const MAGIC: &[u8; 8] = b"ATXNET01";
+
+/// The bucket of a position with `occupied` pieces (4..=49).
+pub fn bucket(occupied: u32) -> usize {
+    (occupied as usize * BUCKETS / 50).min(BUCKETS - 1)
+}
+
+/// Ternary value of a 4-bit cell mask (bit i counts 3^i).
+const fn ternary(nibble: usize) -> u16 {
+    let mut value = 0;
+    let mut i = 0;
+    let mut power = 1;
+    while i < 4 {
+        if nibble >> i & 1 != 0 {
+            value += power;
+        }
+        power *= 3;
+        i += 1;
+    }
+    value
+}
+
+const TERNARY: [u16; 16] = {
+    let mut t = [0; 16];
+    let mut n = 0;
+    while n < 16 {
+        t[n] = ternary(n);
+        n += 1;
+    }
+    t
+};
+
+/// The active input of each window for `own` (the side to move's) and `opp` pieces.
+/// A window's cells are (x,y), (x+1,y), (x,y+1), (x+1,y+1): bits 0, 1, 2, 3.
+pub fn features(own: Bitboard, opp: Bitboard, out: &mut [u16; WINDOWS]) {
+    let nibble = |b: u64, at: usize| ((b >> at) & 3 | ((b >> (at + 7)) & 3) << 2) as usize;
+    for y in 0..6 {
+        for x in 0..6 {
+            let w = 6 * y + x;
+            let at = 7 * y + x;
+            let state = TERNARY[nibble(own.0, at)] + 2 * TERNARY[nibble(opp.0, at)];
+            out[w] = (w * STATES) as u16 + state;
+        }
+    }
+}
+
+/// The square `sq` under one of the board's 8 symmetries (0 is the identity).
+pub fn transform_square(sq: Square, symmetry: u8) -> Square {
+    let (mut x, mut y) = Bitboard::coords(sq);
+    if symmetry & 1 != 0 {
+        x = 6 - x;
+    }
+    if symmetry & 2 != 0 {
+        y = 6 - y;
+    }
+    if symmetry & 4 != 0 {
+        std::mem::swap(&mut x, &mut y);
+    }
+    Bitboard::square(x, y)
+}
+
+/// A set of squares under one of the 8 symmetries.
+pub fn transform(b: Bitboard, symmetry: u8) -> Bitboard {
+    b.iter().fold(Bitboard::EMPTY, |t, sq| t.with(transform_square(sq, symmetry)))
+}
+
+/// A network's integer weights.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Network {
+    /// `INPUTS` rows of `HIDDEN`, in 1/QA.
+    pub input_weights: Vec<[i16; HIDDEN]>,
+    pub input_bias: [i16; HIDDEN],
+    /// One row per bucket, in 1/QB.
+    pub output_weights: [[i16; HIDDEN]; BUCKETS],
+    /// In 1/(QA*QB).
+    pub output_bias: [i32; BUCKETS],
+}
+
+impl Network {
+    /// The value for the side to move, in centi-pieces.
+    pub fn evaluate(&self, own: Bitboard, opp: Bitboard) -> i32 {
+        let mut inputs = [0; WINDOWS];
+        features(own, opp, &mut inputs);
+        self.evaluate_features(&inputs, bucket(own.count() + opp.count()))
+    }
+
+    /// The value of a position given by its active inputs and its bucket.
+    pub fn evaluate_features(&self, inputs: &[u16; WINDOWS], b: usize) -> i32 {
+        let mut acc = self.input_bias;
+        for &i in inputs {
+            let row = &self.input_weights[i as usize];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+        // Squared clipped ReLU: clamp to [0, QA], square (QA^2 units), times the output
+        // weight (QB); the clamped value times the weight fits in i16, as in NNUE engines.
+        let mut sum: i32 = 0;
+        for (&a, &w) in acc.iter().zip(&self.output_weights[b]) {
+            let c = a.clamp(0, QA as i16);
+            sum += i32::from(c.wrapping_mul(w)) * i32::from(c);
+        }
+        (sum / QA + self.output_bias[b]) * SCALE / (QA * QB)
+    }
+
+    /// Reads the file format `to_bytes` writes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let header = MAGIC.len() + 4 * 4;
+        if bytes.len() < header || &bytes[..8] != MAGIC {
+            return Err("not an Ataxx network file (bad magic)".into());
+        }
+        let dims: Vec<u32> = bytes[8..header].chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+        let want = [INPUTS, HIDDEN, BUCKETS, SCALE as usize].map(|d| d as u32);
+        if dims != want {
+            return Err(format!("network shape {dims:?} (inputs, hidden, buckets, scale); this build needs {want:?}"));
+        }
+        let size = header + 2 * (INPUTS * HIDDEN + HIDDEN + BUCKETS * HIDDEN) + 4 * BUCKETS;
+        if bytes.len() != size {
+            return Err(format!("network file is {} bytes, expected {size}", bytes.len()));
+        }
+        let mut at = header;
+        let mut i16s = |out: &mut [i16]| {
+            for v in out {
+                *v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+                at += 2;
+            }
+        };
+        let mut net = Network::zero();
+        for row in &mut net.input_weights {
+            i16s(row);
+        }
+        i16s(&mut net.input_bias);
+        for row in &mut net.output_weights {
+            i16s(row);
+        }
+        for (b, chunk) in bytes[size - 4 * BUCKETS..].chunks(4).enumerate() {
+            net.output_bias[b] = i32::from_le_bytes(chunk.try_into().unwrap());
+        }
+        Ok(net)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for d in [INPUTS, HIDDEN, BUCKETS, SCALE as usize] {
+            out.extend((d as u32).to_le_bytes());
+        }
+        let rows = self.input_weights.iter().chain([&self.input_bias]).chain(&self.output_weights);
+        out.extend(rows.flat_map(|row| row.iter().flat_map(|v| v.to_le_bytes())));
+        out.extend(self.output_bias.iter().flat_map(|v| v.to_le_bytes()));
+        out
+    }
+
+    pub fn zero() -> Network {
+        Network {
+            input_weights: vec![[0; HIDDEN]; INPUTS],
+            input_bias: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; BUCKETS],
+            output_bias: [0; BUCKETS],
+        }
+    }
+}
+
+/// The shipped network (see shared/EXPERIMENTS.md for the commands that made it),
+/// read once per process.
+pub fn embedded() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| Network::from_bytes(EMBEDDED).expect("the embedded network matches this build"))
+}
+
+const EMBEDDED: &[u8] = include_bytes!("ataxx.net");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random_net(seed: u64) -> Network {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut net = Network::zero();
+        net.input_weights.iter_mut().flatten().for_each(|w| *w = rng.i16(-300..300));
+        net.input_bias.iter_mut().for_each(|w| *w = rng.i16(-100..100));
+        net.output_weights.iter_mut().flatten().for_each(|w| *w = rng.i16(-127..127));
+        net.output_bias.iter_mut().for_each(|w| *w = rng.i32(-20000..20000));
+        net
+    }
+
+    #[test]
+    fn features_are_distinct_windows_in_range() {
+        let own = Bitboard(0b11 | 0b11 << 7); // the top-left window all own
+        let opp = Bitboard(1 << 48);
+        let mut f = [0; WINDOWS];
+        features(own, opp, &mut f);
+        assert_eq!(f[0], (1 + 3 + 9 + 27) as u16, "window (0,0) fully own: 1+3+9+27");
+        assert_eq!(f[35], (35 * STATES + 2 * 27) as u16, "window (5,5): the opponent's piece in its last cell");
+        assert_eq!(f[1], (STATES + 1 + 9) as u16, "window (1,0): own pieces in its left cells (bits 0 and 2)");
+        for (w, &i) in f.iter().enumerate() {
+            assert!((w * STATES..(w + 1) * STATES).contains(&(i as usize)));
+        }
+    }
+
+    #[test]
+    fn symmetries_are_permutations_and_the_identity_is_first() {
+        for s in 0..8 {
+            let image: Vec<Square> = (0..49).map(|sq| transform_square(sq, s)).collect();
+            let mut sorted = image.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..49).collect::<Vec<_>>(), "symmetry {s}");
+            if s == 0 {
+                assert_eq!(image, sorted);
+            }
+        }
+        let b = Bitboard(0x1_2345_6789);
+        assert_eq!(transform(b, 0), b);
+        assert_eq!(transform(b, 1).count(), b.count());
+    }
+
+    #[test]
+    fn file_format_round_trips_and_rejects_bad_files() {
+        let net = random_net(3);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err().contains("bytes"));
+        let mut other = bytes.clone();
+        other[12] ^= 1;
+        assert!(Network::from_bytes(&other).unwrap_err().contains("shape"));
+        assert!(Network::from_bytes(b"nonsense").is_err());
+    }
+
+    #[test]
+    fn evaluation_matches_a_float_reference() {
+        let net = random_net(5);
+        let mut rng = fastrand::Rng::with_seed(9);
+        for _ in 0..50 {
+            let mut own = Bitboard::EMPTY;
+            let mut opp = Bitboard::EMPTY;
+            for sq in 0..49 {
+                match rng.u8(..3) {
+                    1 => own = own.with(sq),
+                    2 => opp = opp.with(sq),
+                    _ => {}
+                }
+            }
+            let mut f = [0; WINDOWS];
+            features(own, opp, &mut f);
+            let b = bucket(own.count() + opp.count());
+            let reference: f64 = (0..HIDDEN)
+                .map(|h| {
+                    let a: i32 = i32::from(net.input_bias[h])
+                        + f.iter().map(|&i| i32::from(net.input_weights[i as usize][h])).sum::<i32>();
+                    let c = f64::from(a.clamp(0, QA)) / f64::from(QA);
+                    c * c * f64::from(net.output_weights[b][h]) / f64::from(QB)
+                })
+                .sum::<f64>()
+                + f64::from(net.output_bias[b]) / f64::from(QA * QB);
+            let got = net.evaluate(own, opp);
+            assert!((f64::from(got) - reference * f64::from(SCALE)).abs() <= 2.0, "{got} vs {}", reference * 400.0);
+        }
+    }
+
+    #[test]
+    fn the_embedded_network_loads() {
+        let net = embedded();
+        let start_own = Bitboard::EMPTY.with(0).with(48);
+        let start_opp = Bitboard::EMPTY.with(6).with(42);
+        assert!(net.evaluate(start_own, start_opp).abs() < 200, "the start is about even");
+    }
+}
