@@ -34,12 +34,14 @@ pub struct DatagenConfig {
     pub without: Without,
 }
 
-/// What the writer threads share: the open file, the positions seen, the count.
+/// What the writer threads share: the open file, the positions seen, the counts, and the
+/// first write error (which stops every thread).
 struct Sink {
     file: std::fs::File,
     seen: HashSet<(u64, u64)>,
     positions: u64,
     games: u64,
+    error: Option<String>,
 }
 
 pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
@@ -64,7 +66,7 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
         cfg.nodes,
         cfg.threads
     );
-    let sink = Mutex::new(Sink { file, seen, positions: start_positions, games: games_before });
+    let sink = Mutex::new(Sink { file, seen, positions: start_positions, games: games_before, error: None });
     let next_game = AtomicU64::new(games_before);
     let bar = ProgressBar::new(cfg.positions);
     bar.set_style(
@@ -82,8 +84,11 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
                     .and_then(|spec| spec.build(cfg.seed ^ t as u64, &cfg.without))
                     .expect("checked above");
                 loop {
-                    if sink.lock().unwrap().positions >= cfg.positions {
-                        break;
+                    {
+                        let sink = sink.lock().unwrap();
+                        if sink.positions >= cfg.positions || sink.error.is_some() {
+                            break;
+                        }
                     }
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
                     let records = play_game(cfg, engine.as_mut(), registry, game);
@@ -95,8 +100,7 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
                     }
                     let bytes: Vec<u8> = fresh.iter().flat_map(Record::encode).collect();
                     if let Err(e) = sink.file.write_all(&bytes) {
-                        bar.println(format!("write failed: {e}"));
-                        sink.positions = u64::MAX;
+                        sink.error = Some(format!("{}: {e}", cfg.out.display()));
                         break;
                     }
                     sink.positions += fresh.len() as u64;
@@ -109,8 +113,8 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
     });
     bar.finish();
     let sink = sink.into_inner().unwrap();
-    if sink.positions == u64::MAX {
-        return Err("stopped: the data file could not be written".into());
+    if let Some(e) = sink.error {
+        return Err(format!("stopped: {e}"));
     }
     let added = sink.positions - start_positions;
     let secs = started.elapsed().as_secs_f64();
