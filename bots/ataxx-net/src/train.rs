@@ -57,8 +57,12 @@ impl Model {
         [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
     }
 
+    fn parts(&self) -> [&Vec<f32>; 4] {
+        [&self.w1, &self.b1, &self.w2, &self.b2]
+    }
+
     fn add(&mut self, other: &Model) {
-        for (a, b) in self.parts_mut().into_iter().zip([&other.w1, &other.b1, &other.w2, &other.b2]) {
+        for (a, b) in self.parts_mut().into_iter().zip(other.parts()) {
             a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         }
     }
@@ -286,7 +290,7 @@ fn adam(model: &mut Model, grad: &Model, m1: &mut Model, m2: &mut Model, lr: f32
     let c2 = 1.0 - b2.powi(step);
     let scale = 1.0 / n as f32;
     let params = model.parts_mut();
-    let grads = [&grad.w1, &grad.b1, &grad.w2, &grad.b2];
+    let grads = grad.parts();
     let firsts = m1.parts_mut();
     let seconds = m2.parts_mut();
     for (((p, g), m), v) in params.into_iter().zip(grads).zip(firsts).zip(seconds) {

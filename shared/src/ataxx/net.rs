@@ -13,6 +13,8 @@
 //! enough here and keeps copy-make search free of extra state.
 
 use super::bitboard::{Bitboard, Square};
+use super::board::Board;
+use crate::game::Game;
 use std::sync::OnceLock;
 
 /// 2x2 windows: the top-left corner at (x, y) with x, y in 0..6.
@@ -113,6 +115,12 @@ impl Network {
         let mut inputs = [0; WINDOWS];
         features(own, opp, &mut inputs);
         self.evaluate_features(&inputs, bucket(own.count() + opp.count()))
+    }
+
+    /// The value of `b` for its side to move, in centi-pieces.
+    pub fn evaluate_board(&self, b: &Board) -> i32 {
+        let me = b.to_move();
+        self.evaluate(b.pieces(me), b.pieces(me.other()))
     }
 
     /// The value of a position given by its active inputs and its bucket.

@@ -54,10 +54,7 @@ impl Default for AtaxxEval {
 impl Evaluator<Board> for AtaxxEval {
     fn evaluate(&self, b: &Board) -> i32 {
         match self.evaluation {
-            Evaluation::Network(net) => {
-                let me = b.to_move();
-                net.evaluate(b.pieces(me), b.pieces(me.other()))
-            }
+            Evaluation::Network(net) => net.evaluate_board(b),
             Evaluation::Terms(weights) => eval::evaluate(b, &weights),
         }
     }

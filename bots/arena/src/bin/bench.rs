@@ -188,10 +188,7 @@ fn ataxx_eval_speed() {
         std::hint::black_box(sum);
         (50 * boards.len()) as f64 / start.elapsed().as_secs_f64() / 1e6
     };
-    let network = time(&|b| {
-        let me = b.to_move();
-        net.evaluate(b.pieces(me), b.pieces(me.other()))
-    });
+    let network = time(&|b| net.evaluate_board(b));
     let terms = time(&|b| ataxx::eval::evaluate(b, &ataxx::eval::WEIGHTS));
     println!("ataxx static evaluations: network {network:.1} M/s, hand-made terms {terms:.1} M/s");
 }
