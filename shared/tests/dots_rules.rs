@@ -80,3 +80,23 @@ fn game_ends_when_every_edge_is_drawn_and_most_boxes_win() {
     let winner = if red > blue { Player::First } else { Player::Second };
     assert_eq!(p.outcome(), Some(Outcome::Win(winner)));
 }
+
+/// Taking an opened chain, the double-dealing decline is worth trying only where it hands
+/// over the last two boxes: an earlier one hands over the rest of the chain too.
+#[test]
+fn a_chain_is_declined_only_at_its_last_two_boxes() {
+    use botzone_games::dots::Capture;
+    let edge = |x: i64, y: i64| Position::parse_json_move(&json!({"x": x, "y": y})).unwrap().unwrap();
+    let mut p = Position::start();
+    // The top row of boxes as a 5-chain, both ends on the border, opened at its left end.
+    for x in [1, 3, 5, 7, 9] {
+        draw(&mut p, x, 0);
+        draw(&mut p, x, 2);
+    }
+    draw(&mut p, 0, 1);
+    for take in [2, 4, 6] {
+        assert_eq!(p.capture(), Some(Capture::Forced(edge(take, 1))), "{p}");
+        draw(&mut p, take, 1);
+    }
+    assert_eq!(p.capture(), Some(Capture::TakeOrDecline(edge(8, 1), edge(10, 1))), "{p}");
+}

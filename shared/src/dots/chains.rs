@@ -22,7 +22,9 @@ pub enum Component {
 /// [`Position::capture`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Capture {
-    /// Taking the box with this edge changes no other box's degree to 1.
+    /// The one move worth trying: taking the box with this edge changes no other box's
+    /// degree to 1, or the only alternative, declining, would hand over more than the
+    /// chain's last two boxes ([`Position::declines_too_early`]).
     Forced(Edge),
     /// The only box that can be taken is one end of a chain that goes on: take it (the
     /// first edge), or decline with the double-dealing edge (the second), the far side of
@@ -78,8 +80,9 @@ impl Position {
     /// they face after "`m`, opponent takes", with a box less. So a capture that changes
     /// no other box to degree 1 is forced; when the box ends a chain that goes on, only
     /// the double-dealing edge (the far side of the next box) also touches a changed
-    /// box; with several chain ends, each one's double-dealing edge is beaten by taking
-    /// at another end unless it also touches that end's next box.
+    /// box, and it is worth trying only where it hands over the chain's last two boxes;
+    /// with several chain ends, each one's double-dealing edge is beaten by taking at
+    /// another end unless it also touches that end's next box.
     pub fn capture(&self) -> Option<Capture> {
         let mut ends: Vec<(Edge, Edge)> = Vec::new();
         for b in bits(self.untaken_boxes()) {
@@ -94,6 +97,7 @@ impl Position {
         }
         match ends[..] {
             [] => None,
+            [(take, decline)] if self.declines_too_early(take, decline) => Some(Capture::Forced(take)),
             [(take, decline)] => Some(Capture::TakeOrDecline(take, decline)),
             _ => {
                 let mut mask = 0u64;
@@ -106,6 +110,16 @@ impl Position {
                 Some(Capture::Several(mask))
             }
         }
+    }
+
+    /// Whether declining with `decline` (the far side of box Y, the box beyond the one
+    /// `take` takes) hands over a chain that goes on past Y: then box Z beyond `decline`
+    /// has degree 2 and becomes takeable. Taking first and declining one box later leads
+    /// to the same edges with the same side to move once the opponent has taken what it
+    /// is given, with two boxes more for the decliner, so this decline is never best.
+    pub fn declines_too_early(&self, take: Edge, decline: Edge) -> bool {
+        let y = bits(EDGE_BOXES[take as usize] & EDGE_BOXES[decline as usize]).next();
+        y.and_then(|y| Self::across(y, decline)).is_some_and(|z| self.box_sides(z) == 2)
     }
 
     /// The chains and loops of the position when every untaken box has degree 2 (then no

@@ -3,7 +3,7 @@
 mod board;
 mod chains;
 pub mod eval;
-mod io;
+pub mod io;
 pub mod symmetry;
 
 pub use board::{Edge, Position, BOXES, EDGES};

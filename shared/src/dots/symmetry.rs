@@ -108,6 +108,30 @@ pub fn image_of_word(s: usize, word: u64) -> u64 {
 }
 
 /// The smallest image of `word` under the 8 symmetries, and the symmetry that gives it.
+/// The two border edges of each corner box (top or bottom, then left or right). In
+/// strings-and-coins terms both are strings from the corner coin to the ground, so
+/// drawing one or the other gives positions of equal value (Barker and Korf's corner
+/// symmetry).
+pub const CORNER_PAIRS: [(Edge, Edge); 4] = [(0, 30), (4, 35), (25, 54), (29, 59)];
+
+/// `word` with each corner's one drawn border edge, if only one is, moved to the first
+/// of its pair.
+pub fn normalize_corners(mut word: u64) -> u64 {
+    for (a, b) in CORNER_PAIRS {
+        if (word >> a ^ word >> b) & 1 != 0 {
+            word = (word | 1 << a) & !(1 << b);
+        }
+    }
+    word
+}
+
+/// The least of the eight images of `word` with corners normalized, and the symmetry
+/// giving it: equal for any two positions that a symmetry and corner swaps relate (a
+/// symmetry maps corner pairs onto corner pairs).
+pub fn canonical_with_corners(word: u64) -> (u64, usize) {
+    (0..8).map(|s| (normalize_corners(image_of_word(s, word)), s)).min().expect("eight symmetries")
+}
+
 pub fn canonical(word: u64) -> (u64, usize) {
     (0..8).map(|s| (image_of_word(s, word), s)).min().expect("eight symmetries")
 }
@@ -149,6 +173,37 @@ mod tests {
             for t in 0..8 {
                 assert_eq!(canonical(image_of_word(t, word)).0, canon);
             }
+        }
+    }
+
+    #[test]
+    fn corner_swaps_and_symmetries_share_one_canonical_form() {
+        let mut rng = fastrand::Rng::with_seed(4);
+        for _ in 0..200 {
+            let word = rng.u64(..) & ((1 << EDGES) - 1);
+            let (canon, s) = canonical_with_corners(word);
+            assert_eq!(normalize_corners(image_of_word(s, word)), canon);
+            // Swap the drawn border edge of every corner where just one is drawn.
+            let mut swapped = word;
+            for (a, b) in CORNER_PAIRS {
+                if (word >> a ^ word >> b) & 1 != 0 {
+                    swapped ^= 1 << a | 1 << b;
+                }
+            }
+            assert_ne!(swapped.count_ones(), 0);
+            for t in 0..8 {
+                assert_eq!(canonical_with_corners(image_of_word(t, swapped)).0, canon);
+            }
+        }
+    }
+
+    #[test]
+    fn corner_pairs_are_the_border_edges_of_the_corner_boxes() {
+        for (corner, (a, b)) in [0usize, 4, 20, 24].into_iter().zip(CORNER_PAIRS) {
+            let only_corner = 1u32 << corner;
+            let touched = |e: Edge| super::super::board::EDGE_BOXES[e as usize];
+            assert!(touched(a) == only_corner && touched(b) == only_corner, "box {corner}");
+            assert!(a < H_EDGES && b >= H_EDGES, "horizontal first");
         }
     }
 }

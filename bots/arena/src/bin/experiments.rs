@@ -11,6 +11,10 @@
 //! `experiments texel [--games N] [--nodes N]`: tunes the Ataxx evaluation's weights:
 //! self-play of the `ab` engine from random openings, then a logistic fit of the game
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
+//!
+//! `experiments dots-solver --log GAMES.jsonl [--undrawn 36,38,40] [--cap-s 20] [--each]`: the Pencil
+//! solver's time and nodes on the positions of logged arena games with that many undrawn
+//! edges (real middle games, unlike the bench's random ones).
 
 use arena::games::{ArenaGame, GameName};
 use arena::judge::input_with_limit;
@@ -68,6 +72,23 @@ enum Command {
         time_ms: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// The Pencil solver on positions from logged arena games.
+    DotsSolver {
+        /// An arena log (`arena dots --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        #[arg(long, default_value = "36,38,40", value_delimiter = ',')]
+        undrawn: Vec<u32>,
+        /// Time allowed for each position, in seconds.
+        #[arg(long, default_value_t = 20.0)]
+        cap_s: f64,
+        /// The transposition table's size: 2^bits slots (`best` uses 22).
+        #[arg(long, default_value_t = 22)]
+        table_bits: u32,
+        /// Also print each position's value (the first player's final margin).
+        #[arg(long)]
+        each: bool,
     },
     /// Fits the Ataxx evaluation's weights to self-play results (Texel's method).
     Texel {
@@ -359,6 +380,66 @@ fn overrun<G: ArenaGame>(bot: &str, answers: usize, time_ms: u64, seed: u64) -> 
     Ok(())
 }
 
+/// The positions of each logged Pencil game at `undrawn` undrawn edges (the side to move
+/// about to choose).
+fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots::Position>, String> {
+    use botzone_games::botzone::BotzoneGame;
+    let text = std::fs::read_to_string(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let game: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: line {}: {e}", log.display(), n + 1))?;
+        let opening = game["opening"].as_array().cloned().unwrap_or_default();
+        let moves = game["moves"].as_array().cloned().unwrap_or_default();
+        let edges = opening.iter().chain(moves.iter().map(|m| &m["move"])).filter(|v| !v.is_null());
+        let mut p = dots::Position::start();
+        for value in edges {
+            if 60 - p.drawn_count() == undrawn {
+                break;
+            }
+            let edge = dots::Position::parse_json_move(value).map_err(|e| format!("line {}: {e}", n + 1))?;
+            if let Some(e) = edge {
+                p.play(e);
+            }
+        }
+        if 60 - p.drawn_count() == undrawn {
+            found.push(p);
+        }
+    }
+    Ok(found)
+}
+
+fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u32, each: bool) -> Result<(), String> {
+    use botzone_games::engines::dots::solver::Solver;
+    for &n in undrawn {
+        let positions = logged_dots_positions(log, n)?;
+        let (mut solved, mut times, mut nodes) = (0, Vec::new(), 0u64);
+        for p in &positions {
+            let mut solver = Solver::new(table_bits);
+            let start = Instant::now();
+            let budget = Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s)));
+            let value = solver.value(p, &budget);
+            if each {
+                // Final margin for the first player with best play from here.
+                let first = p.to_move() == Player::First;
+                let so_far = dots::eval::margin(p, Player::First);
+                let fin = value.map(|v| so_far + if first { v } else { -v });
+                println!("  {n}: first's final margin {fin:?}");
+            }
+            times.push(start.elapsed().as_secs_f64());
+            nodes += solver.nodes();
+            solved += usize::from(value.is_some());
+        }
+        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+        let max = times.iter().copied().fold(0.0, f64::max);
+        println!(
+            "{n} undrawn: {solved}/{} solved within {cap_s} s; mean {mean:.3} s, slowest {max:.3} s, {nodes} nodes",
+            positions.len()
+        );
+    }
+    Ok(())
+}
+
 fn main() {
     let result = match Cli::parse().command {
         Command::Mmcts { games, ms, iterations } => {
@@ -377,6 +458,9 @@ fn main() {
         Command::Texel { games, nodes, seed } => {
             texel(games, nodes, seed);
             Ok(())
+        }
+        Command::DotsSolver { log, undrawn, cap_s, table_bits, each } => {
+            dots_solver(&log, &undrawn, cap_s, table_bits, each)
         }
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))

@@ -222,7 +222,7 @@ pub fn registry() -> Registry<Position> {
                 };
                 Box::new(Best {
                     mcts: Mcts::new(config, SafeEdges, seed),
-                    solver: Solver::new(20),
+                    solver: Solver::new(22),
                     solve_from: if without.has("solver") { 0 } else { 40 },
                     solver_share: 0.5,
                 })

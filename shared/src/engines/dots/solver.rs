@@ -1,11 +1,18 @@
 //! The exact Dots-and-Boxes solver: alpha-beta on the value "boxes the side to move still
 //! takes minus the other side's". That value depends on the drawn edges alone (not on
 //! the score so far nor on who is to move), so the transposition table is keyed on the
-//! two edge words, in their canonical form under the board's 8 symmetries (which saves
-//! little from mid-game positions: 0.4% of the nodes in `make bench`). What makes it fast
-//! is Dots-and-Boxes theory ([`Position::capture`], [`Position::simple_components`]): a
-//! box that can be taken leaves one to three moves worth trying, and a position of
-//! independent chains and loops is valued without search.
+//! two edge words, in a canonical form under the board's 8 symmetries and Barker and
+//! Korf's corner symmetry (a corner box's two border edges are interchangeable, so only
+//! one of them is tried either). The table holds two entries per slot pair and keeps the
+//! larger search. What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
+//! [`Position::simple_components`]): a box that can be taken leaves one to three moves
+//! worth trying, and a position of independent chains and loops is valued without
+//! search. Moves are tried safe edges first, then by the boxes they hand over, central
+//! edges first among equals.
+//!
+//! On positions from logged games against Dabble (`experiments dots-solver`), these
+//! took the nodes to solve 34 undrawn edges from 88.7M to 37.6M and the positions with
+//! 36 solved within 10 s from 24 of 28 to 28 of 28 (mean 1.3 s).
 
 use crate::dots::eval::margin;
 use crate::dots::{loony_value, symmetry, Capture, Edge, Position};
@@ -19,6 +26,8 @@ struct Slot {
     lower: i8,
     upper: i8,
     best: u8,
+    /// Undrawn edges of the position: the size of the search it saves.
+    undrawn: u8,
 }
 
 /// The verdict of a root search.
@@ -32,7 +41,9 @@ pub struct Solved {
 }
 
 pub struct Solver {
+    /// Allocated by the first search (a bot that never solves never pays for it).
     table: Vec<Slot>,
+    slots: usize,
     nodes: u64,
     stopped: bool,
 }
@@ -42,7 +53,7 @@ const UNBOUNDED: i32 = 100;
 impl Solver {
     /// A solver with `2^log2_slots` table slots (16 bytes each).
     pub fn new(log2_slots: u32) -> Solver {
-        Solver { table: vec![Slot::default(); 1 << log2_slots], nodes: 0, stopped: false }
+        Solver { table: Vec::new(), slots: 1 << log2_slots, nodes: 0, stopped: false }
     }
 
     /// Nodes of the last search.
@@ -54,7 +65,7 @@ impl Solver {
     /// position onto its canonical form.
     fn key(p: &Position) -> (u64, usize) {
         let (h, v) = p.edge_words();
-        let (canon, s) = symmetry::canonical(u64::from(h) | u64::from(v) << 30);
+        let (canon, s) = symmetry::canonical_with_corners(u64::from(h) | u64::from(v) << 30);
         (canon + 1, s)
     }
 
@@ -98,8 +109,11 @@ impl Solver {
             }
         };
         let (key, sym) = Self::key(p);
-        let index = self.slot(key);
-        let slot = self.table[index];
+        // Two slots per key: a hit in either; a store replaces the same key, else the
+        // entry of the smaller search.
+        let pair = self.slot(key) & !1;
+        let found = (pair..pair + 2).find(|&i| self.table[i].key == key);
+        let slot = found.map_or_else(Slot::default, |i| self.table[i]);
         let mut hint = None;
         if slot.key == key {
             let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
@@ -115,8 +129,13 @@ impl Solver {
         }
         if moves.is_empty() {
             p.legal_moves(&mut moves);
-            // Safe edges first, then the ones that hand over the fewest boxes.
-            moves.sort_by_key(|&e| p.sides_after_hint(e));
+            // Of a corner box's two border edges, one is enough (they are equivalent).
+            let (h, v) = p.edge_words();
+            let drawn = u64::from(h) | u64::from(v) << 30;
+            moves.retain(|&e| symmetry::CORNER_PAIRS.iter().all(|&(a, b)| e != b || drawn >> a & 1 != 0));
+            // Safe edges first, then the ones that hand over the fewest boxes; central
+            // edges first among equals.
+            moves.sort_by_key(|&e| order_key(p, e));
         }
         if let Some(h) = hint {
             if let Some(i) = moves.iter().position(|&e| e == h) {
@@ -146,13 +165,19 @@ impl Solver {
             (best, best)
         };
         let stored_move = symmetry::IMAGE[sym][usize::from(best_move)];
-        self.table[index] = Slot { key, lower: lower as i8, upper: upper as i8, best: stored_move };
+        let undrawn = (60 - p.drawn_count()) as u8;
+        let shallower = if self.table[pair].undrawn <= self.table[pair + 1].undrawn { pair } else { pair + 1 };
+        let index = found.unwrap_or(shallower);
+        self.table[index] = Slot { key, lower: lower as i8, upper: upper as i8, best: stored_move, undrawn };
         best
     }
 
     /// Starts a search: the node count (checked against the budget's cap) and the stop
     /// flag belong to one search, the table to all of them.
     fn start(&mut self) {
+        if self.table.is_empty() {
+            self.table = vec![Slot::default(); self.slots];
+        }
         self.nodes = 0;
         self.stopped = false;
     }
@@ -200,6 +225,12 @@ impl Solver {
         }
         best
     }
+}
+
+/// Move order: boxes handed over, then the edge's distance from the board's centre.
+fn order_key(p: &Position, e: Edge) -> (i32, i64) {
+    let (x, y) = crate::dots::io::grid(e);
+    (p.sides_after_hint(e), (x - 5).abs() + (y - 5).abs())
 }
 
 #[cfg(test)]
