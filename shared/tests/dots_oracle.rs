@@ -3,7 +3,7 @@
 //! finds and the value of the move it chooses equal the oracle's.
 
 use botzone_games::dots::{loony_value, Capture, Component, Edge, Position};
-use botzone_games::engines::dots::solver::Solver;
+use botzone_games::engines::dots::solver::{moves_to_try, Solver};
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::Game;
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
@@ -112,6 +112,52 @@ fn solver_agrees_with_the_oracle() {
     assert_eq!(checked, 350);
 }
 
+/// Where no box can be taken, the solver's moves (all rules together) include an optimal
+/// one; and where a corner box has only its two border edges undrawn, one of them is
+/// tried (the corner rule and the sacrifice rule each leave out one of the two, and once
+/// left out both).
+#[test]
+fn the_solvers_moves_include_an_optimal_one() {
+    // Positions of mostly safe play in which box 0 keeps its border edges (0 and 30) and
+    // has its inner ones (5 below it, 31 right of it) drawn first, and random ones.
+    let mut rng = fastrand::Rng::with_seed(33);
+    let mut moves = Vec::new();
+    let open_corner = (0..300).map(|_| {
+        let mut g = Position::start();
+        g.play(5);
+        g.play(31);
+        // Boxes handed over are taken, so that most positions end with none to take.
+        while 60 - g.drawn_count() > 16 || g.capture().is_some() {
+            if let Some(capture) = g.capture() {
+                g.play(capture.take());
+                continue;
+            }
+            g.legal_moves(&mut moves);
+            moves.retain(|&e| e != 0 && e != 30);
+            let safe: Vec<_> = moves.iter().copied().filter(|&e| g.sides_after_hint(e) == 0).collect();
+            let pool = if safe.is_empty() || rng.u8(..10) == 0 { &moves } else { &safe };
+            g.play(pool[rng.usize(..pool.len())]);
+        }
+        g
+    });
+    let mut corners = 0;
+    for p in open_corner.chain(positions(14, 300, 32)) {
+        if p.capture().is_some() || p.drawn_count() == 60 {
+            continue;
+        }
+        let tried = moves_to_try(&p);
+        if p.box_sides(0) == 2 && !p.is_drawn(0) && !p.is_drawn(30) {
+            assert!(tried.contains(&0) || tried.contains(&30), "neither corner edge tried\n{p}");
+            corners += 1;
+        }
+        let mut memo = HashMap::new();
+        let best = oracle(&p, &mut memo);
+        let kept = tried.iter().map(|&e| move_value(&p, e, &mut memo)).max();
+        assert_eq!(kept, Some(best), "{p}");
+    }
+    assert!(corners >= 20, "only {corners} positions had the corner open");
+}
+
 /// Positions made only of chains and loops: from random safe play until no safe edge is
 /// left, then whole components opened and taken until at most `undrawn` edges remain.
 fn chain_positions(undrawn: u32, count: usize, seed: u64) -> Vec<Position> {
@@ -187,4 +233,25 @@ fn capture_candidates_include_an_optimal_move() {
         }] += 1;
     }
     assert!(seen.iter().all(|&n| n >= 10), "each kind of capture tested often: {seen:?}");
+}
+
+/// Where no box can be taken, leaving out the redundant sacrifices keeps an optimal move.
+#[test]
+fn redundant_sacrifices_leave_an_optimal_move() {
+    let mut moves = Vec::new();
+    let mut pruned = 0;
+    let random = [10, 14, 16].into_iter().flat_map(|undrawn| positions(undrawn, 300, 700 + u64::from(undrawn)));
+    for p in random.chain(chain_positions(16, 200, 19)) {
+        if p.capture().is_some() {
+            continue;
+        }
+        p.legal_moves(&mut moves);
+        let redundant = p.redundant_sacrifices();
+        let mut memo = HashMap::new();
+        let best = oracle(&p, &mut memo);
+        let kept = moves.iter().filter(|&&e| redundant >> e & 1 == 0).map(|&e| move_value(&p, e, &mut memo)).max();
+        assert_eq!(kept, Some(best), "{p}");
+        pruned += moves.iter().filter(|&&e| redundant >> e & 1 != 0).count();
+    }
+    assert!(pruned > 500, "the rule left out only {pruned} moves");
 }

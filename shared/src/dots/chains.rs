@@ -122,6 +122,69 @@ impl Position {
         y.and_then(|y| Self::across(y, decline)).is_some_and(|z| self.box_sides(z) == 2)
     }
 
+    /// Edges not worth trying when no box can be taken: sacrifices that another edge of
+    /// the same chain makes as well or better. A *segment* is a maximal path of boxes of
+    /// degree 2 (or a cycle of them); the edges it can be cut at are its inner sides and
+    /// its two end sides (towards the border or a box of degree 3 or 4). Cutting either end
+    /// leads, whatever the opponent does (take it all, or all but the last two), to the
+    /// same edges, boxes and side to move once the boxes handed over are taken, so one end
+    /// is enough. In a segment of 3 or more boxes an inner cut offers the opponent both of
+    /// those choices and more, so it is never better than an end. A 2-box segment's middle
+    /// is kept (it cannot be declined); a cycle needs one cut.
+    pub fn redundant_sacrifices(&self) -> u64 {
+        let untaken = self.untaken_boxes();
+        let two = bits(untaken).filter(|&b| self.box_sides(b) == 2).fold(0u32, |m, b| m | 1 << b);
+        let mut seen = 0u32;
+        let mut redundant = 0u64;
+        for start in bits(two) {
+            if seen >> start & 1 != 0 {
+                continue;
+            }
+            // Walk to one end of the segment (or round a cycle back to `start`).
+            let (mut cur, mut came_by) = (start, self.free_sides(start).next().expect("degree 2"));
+            let mut cycle = false;
+            loop {
+                let out = self.other_free_side(cur, came_by);
+                match Self::across(cur, out) {
+                    Some(next) if two >> next & 1 != 0 => {
+                        if next == start {
+                            cycle = true;
+                            break;
+                        }
+                        (cur, came_by) = (next, out);
+                    }
+                    _ => {
+                        came_by = out;
+                        break;
+                    }
+                }
+            }
+            // From that end, list the cuts in order: end side, inner sides, far end side.
+            let mut cuts = vec![came_by];
+            let (mut cur, mut came_by) = (cur, came_by);
+            loop {
+                seen |= 1 << cur;
+                let out = self.other_free_side(cur, came_by);
+                cuts.push(out);
+                match Self::across(cur, out) {
+                    Some(next) if two >> next & 1 != 0 && seen >> next & 1 == 0 => (cur, came_by) = (next, out),
+                    _ => break,
+                }
+            }
+            if cycle {
+                cuts.pop(); // the closing side is the first one again
+            }
+            let boxes = cuts.len() - usize::from(!cycle);
+            let keep: &[usize] = if cycle || boxes != 2 { &[0] } else { &[0, 1] };
+            for (i, &e) in cuts.iter().enumerate() {
+                if !keep.contains(&i) {
+                    redundant |= 1 << e;
+                }
+            }
+        }
+        redundant
+    }
+
     /// The chains and loops of the position when every untaken box has degree 2 (then no
     /// move is safe and none takes a box); `None` otherwise.
     pub fn simple_components(&self) -> Option<Vec<Component>> {

@@ -104,13 +104,15 @@ impl Policy<Position> for SafeEdges {
 }
 
 /// The strong engine: MCTS with [`SafeEdges`], and the exact [`Solver`] from
-/// `solve_from` undrawn edges on (given `solver_share` of the time while more than 25
-/// edges remain, all of it after). A box whose taking is forced is taken at once.
+/// `solve_from` undrawn edges on: while more than 25 edges remain MCTS runs first for
+/// `mcts_share` of the time and the solver gets the rest, trying MCTS's favourite moves
+/// first; from 25 edges the solver alone. A box whose taking is forced is taken at once.
 pub struct Best {
     mcts: Mcts<Position, SafeEdges>,
     solver: Solver,
     solve_from: u32,
-    solver_share: f64,
+    /// The share of the time MCTS gets before the solver while more than 25 edges remain.
+    mcts_share: f64,
 }
 
 impl Engine<Position> for Best {
@@ -126,33 +128,65 @@ impl Engine<Position> for Best {
             };
         }
         let undrawn = 60 - game.drawn_count();
-        if undrawn <= self.solve_from {
-            // Half the time (200 solver nodes per MCTS iteration under a fixed cap), all
-            // of it once the solver is sure to finish.
-            let sub = budget.share(if undrawn <= 25 { 1.0 } else { self.solver_share }, 200.0);
-            if let Some(solved) = self.solver.solve(game, root_moves, &sub) {
-                let verdict = if solved.winning { "win" } else { "loss" };
-                let summary = format!(
-                    "solver: {verdict}, value {}, {} nodes, {} ms",
-                    solved.value,
-                    self.solver.nodes(),
-                    budget.deadline.elapsed().as_millis()
-                );
-                return SearchResult {
-                    score: None,
-                    depth: 0,
-                    best: solved.best,
-                    summary,
-                    nodes: self.solver.nodes(),
-                    root_stats: Vec::new(),
-                };
-            }
+        if undrawn > self.solve_from {
+            return self.mcts.search(game, root_moves, budget);
         }
-        self.mcts.search(game, root_moves, budget)
+        if undrawn <= 25 {
+            // The solver is sure to finish (200 solver nodes per MCTS iteration under a
+            // fixed cap).
+            if let Some(solved) = self.solver.solve(game, root_moves, &budget.share(1.0, 200.0)) {
+                return self.solved(solved, budget);
+            }
+            return self.mcts.search(game, root_moves, budget);
+        }
+        // MCTS first for a share of the time (its tree kept from earlier turns when the
+        // bot keeps running), then the solver, trying the moves MCTS likes best first;
+        // MCTS's answer stands if the solver does not finish.
+        let guess = self.mcts.search(game, root_moves, &budget.share(self.mcts_share, 1.0));
+        let mut ordered = guess.root_stats.clone();
+        ordered.sort_by_key(|s| std::cmp::Reverse(s.1));
+        let mut moves: Vec<Edge> = ordered.iter().map(|s| s.0).collect();
+        let unvisited: Vec<Edge> = root_moves.iter().copied().filter(|e| !moves.contains(e)).collect();
+        moves.extend(unvisited);
+        // Where a box can be taken, the moves worth trying (as the solver tries them).
+        if let Some(capture) = game.capture() {
+            let worth = capture.moves();
+            moves.retain(|e| worth.contains(e));
+        }
+        if let Some(solved) = self.solver.solve_in_order(game, &moves, &budget.share(1.0, 200.0)) {
+            return self.solved(solved, budget);
+        }
+        // Unfinished: MCTS's favourite among the moves not yet proved to lose the game.
+        let refuted = self.solver.refuted();
+        let summary = format!("{} (solver unfinished, {} moves refuted)", guess.summary, refuted.len());
+        match moves.iter().find(|e| !refuted.contains(e)) {
+            Some(&best) => SearchResult { best, summary, ..guess },
+            None => SearchResult { summary, ..guess },
+        }
     }
 
     fn set_history(&mut self, moves: &[Edge]) {
         self.mcts.set_history(moves);
+    }
+}
+
+impl Best {
+    fn solved(&self, solved: solver::Solved, budget: &Budget) -> SearchResult<Edge> {
+        let verdict = if solved.winning { "win" } else { "loss" };
+        let summary = format!(
+            "solver: {verdict}, value {}, {} nodes, {} ms",
+            solved.value,
+            self.solver.nodes(),
+            budget.deadline.elapsed().as_millis()
+        );
+        SearchResult {
+            score: None,
+            depth: 0,
+            best: solved.best,
+            summary,
+            nodes: self.solver.nodes(),
+            root_stats: Vec::new(),
+        }
     }
 }
 
@@ -224,7 +258,7 @@ pub fn registry() -> Registry<Position> {
                     mcts: Mcts::new(config, SafeEdges, seed),
                     solver: Solver::new(22),
                     solve_from: if without.has("solver") { 0 } else { 40 },
-                    solver_share: 0.5,
+                    mcts_share: 0.3,
                 })
             },
         },

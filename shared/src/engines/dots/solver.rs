@@ -44,6 +44,8 @@ pub struct Solver {
     /// Allocated by the first search (a bot that never solves never pays for it).
     table: Vec<Slot>,
     slots: usize,
+    /// Root moves the last search proved not to win.
+    refuted: Vec<Edge>,
     nodes: u64,
     stopped: bool,
 }
@@ -53,7 +55,13 @@ const UNBOUNDED: i32 = 100;
 impl Solver {
     /// A solver with `2^log2_slots` table slots (16 bytes each).
     pub fn new(log2_slots: u32) -> Solver {
-        Solver { table: Vec::new(), slots: 1 << log2_slots, nodes: 0, stopped: false }
+        Solver { table: Vec::new(), slots: 1 << log2_slots, refuted: Vec::new(), nodes: 0, stopped: false }
+    }
+
+    /// The root moves the last [`Solver::solve`] proved not to win before it ended: when
+    /// it ran out of time, a caller still knows to avoid them.
+    pub fn refuted(&self) -> &[Edge] {
+        &self.refuted
     }
 
     /// Nodes of the last search.
@@ -128,14 +136,7 @@ impl Solver {
             hint = Some(symmetry::IMAGE[symmetry::inverse(sym)][usize::from(slot.best)]);
         }
         if moves.is_empty() {
-            p.legal_moves(&mut moves);
-            // Of a corner box's two border edges, one is enough (they are equivalent).
-            let (h, v) = p.edge_words();
-            let drawn = u64::from(h) | u64::from(v) << 30;
-            moves.retain(|&e| symmetry::CORNER_PAIRS.iter().all(|&(a, b)| e != b || drawn >> a & 1 != 0));
-            // Safe edges first, then the ones that hand over the fewest boxes; central
-            // edges first among equals.
-            moves.sort_by_key(|&e| order_key(p, e));
+            moves = moves_to_try(p);
         }
         if let Some(h) = hint {
             if let Some(i) = moves.iter().position(|&e| e == h) {
@@ -180,6 +181,7 @@ impl Solver {
         }
         self.nodes = 0;
         self.stopped = false;
+        self.refuted.clear();
     }
 
     /// The position's exact value, or `None` if the budget ran out first.
@@ -193,15 +195,22 @@ impl Solver {
     /// included), or, when every move loses, the one that loses by the least. `None` if
     /// the budget ran out first.
     pub fn solve(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
+        let mut moves = root_moves.to_vec();
+        moves.sort_by_key(|&e| p.sides_after_hint(e));
+        self.solve_in_order(p, &moves, budget)
+    }
+
+    /// [`Solver::solve`], trying `root_moves` in the order given.
+    pub fn solve_in_order(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
         self.start();
         // 25 boxes leave no draw: a final margin of at least 1 wins.
         let need = 1 - margin(p, p.to_move());
-        let mut moves = p.capture().map_or_else(|| root_moves.to_vec(), Capture::moves);
-        moves.retain(|e| root_moves.contains(e));
+        let capture = p.capture().map(Capture::moves);
+        let mut moves: Vec<Edge> =
+            root_moves.iter().copied().filter(|e| capture.as_ref().is_none_or(|c| c.contains(e))).collect();
         if moves.is_empty() {
             moves = root_moves.to_vec();
         }
-        moves.sort_by_key(|&e| p.sides_after_hint(e));
         for &e in &moves {
             let v = self.move_value(p, e, need - 1, need, budget);
             if self.stopped {
@@ -210,6 +219,7 @@ impl Solver {
             if v >= need {
                 return Some(Solved { best: e, value: v, winning: true });
             }
+            self.refuted.push(e);
         }
         // Every move loses: keep the loss as small as possible.
         let mut best: Option<Solved> = None;
@@ -225,6 +235,25 @@ impl Solver {
         }
         best
     }
+}
+
+/// The moves the solver tries where no box can be taken, in order: every legal edge but
+/// the redundant sacrifices ([`Position::redundant_sacrifices`]) and, of a corner box's
+/// two border edges, the second while the first is tried (they are equivalent); safe
+/// edges first, then by the boxes they hand over, central edges first among equals.
+pub fn moves_to_try(p: &Position) -> Vec<Edge> {
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    let (h, v) = p.edge_words();
+    let drawn = u64::from(h) | u64::from(v) << 30;
+    let redundant = p.redundant_sacrifices();
+    // The sacrifice rule may have left out a corner's first edge already.
+    let tried = !(drawn | redundant);
+    moves.retain(|&e| {
+        redundant >> e & 1 == 0 && symmetry::CORNER_PAIRS.iter().all(|&(a, b)| e != b || tried >> a & 1 == 0)
+    });
+    moves.sort_by_key(|&e| order_key(p, e));
+    moves
 }
 
 /// Move order: boxes handed over, then the edge's distance from the board's centre.
