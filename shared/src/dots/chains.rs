@@ -6,7 +6,9 @@
 //! lengths alone ([`loony_value`]).
 
 use super::board::{BOX_MASKS, EDGE_BOXES, H_EDGES};
+use super::symmetry::CORNER_PAIRS;
 use super::{Edge, Position};
+use crate::game::Game;
 use std::collections::HashMap;
 
 /// A part of a position in which every box has degree 2.
@@ -120,6 +122,28 @@ impl Position {
     pub fn declines_too_early(&self, take: Edge, decline: Edge) -> bool {
         let y = bits(EDGE_BOXES[take as usize] & EDGE_BOXES[decline as usize]).next();
         y.and_then(|y| Self::across(y, decline)).is_some_and(|z| self.box_sides(z) == 2)
+    }
+
+    /// The legal edges worth trying, in edge order: where a box can be taken, the
+    /// [`Position::capture`] candidates; elsewhere every edge but the redundant sacrifices
+    /// and, of a corner box's two border edges, the second while the first is kept (they
+    /// are equivalent: strings from one coin to the ground). Always includes an optimal
+    /// move; empty only when every edge is drawn.
+    pub fn moves_worth_trying(&self) -> Vec<Edge> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if let Some(capture) = self.capture() {
+            let candidates = capture.moves();
+            moves.retain(|e| candidates.contains(e));
+            return moves;
+        }
+        let (h, v) = self.edge_words();
+        let drawn = u64::from(h) | u64::from(v) << 30;
+        let redundant = self.redundant_sacrifices();
+        // The sacrifice rule may have left out a corner's first edge already.
+        let kept = !(drawn | redundant);
+        moves.retain(|&e| redundant >> e & 1 == 0 && CORNER_PAIRS.iter().all(|&(a, b)| e != b || kept >> a & 1 == 0));
+        moves
     }
 
     /// Edges not worth trying when no box can be taken: sacrifices that another edge of

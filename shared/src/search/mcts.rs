@@ -48,6 +48,10 @@ pub trait Policy<G: Game>: Send {
     fn exploration(&self, _root: &G, base: f64) -> f64 {
         base
     }
+
+    /// Leaves out of a node's legal `moves` those proved never better than one kept (the
+    /// tree's values and proofs stay exact). Kept non-empty. Default: all moves.
+    fn keep_worth_trying(&self, _state: &G, _moves: &mut Vec<G::Move>) {}
 }
 
 /// Uniformly random legal moves to the end of the game.
@@ -417,6 +421,7 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
                         tree.nodes[node].expanded = true;
                         break;
                     }
+                    self.policy.keep_worth_trying(&state, &mut moves);
                     tree.expand(node, &state, &moves, &self.policy, &mut self.rng);
                 }
                 if tree.nodes[node].child_count == 0 {

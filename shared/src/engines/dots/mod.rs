@@ -101,6 +101,15 @@ impl Policy<Position> for SafeEdges {
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
         eval::safe_edge_playout(state, rng, played)
     }
+
+    /// The solver's move rules: capture candidates, no redundant sacrifice, one edge of
+    /// an open corner pair.
+    fn keep_worth_trying(&self, state: &Position, moves: &mut Vec<Edge>) {
+        let worth = state.moves_worth_trying();
+        if !worth.is_empty() {
+            moves.retain(|e| worth.contains(e));
+        }
+    }
 }
 
 /// The strong engine: MCTS with [`SafeEdges`], and the exact [`Solver`] from
@@ -127,6 +136,10 @@ impl Engine<Position> for Best {
                 root_stats: Vec::new(),
             };
         }
+        // The tree keeps only the moves worth trying at every node, the root included.
+        let worth = game.moves_worth_trying();
+        let kept: Vec<Edge> = root_moves.iter().copied().filter(|e| worth.contains(e)).collect();
+        let root_moves = if kept.is_empty() { root_moves } else { &kept };
         let undrawn = 60 - game.drawn_count();
         if undrawn > self.solve_from {
             return self.mcts.search(game, root_moves, budget);
@@ -148,11 +161,6 @@ impl Engine<Position> for Best {
         let mut moves: Vec<Edge> = ordered.iter().map(|s| s.0).collect();
         let unvisited: Vec<Edge> = root_moves.iter().copied().filter(|e| !moves.contains(e)).collect();
         moves.extend(unvisited);
-        // Where a box can be taken, the moves worth trying (as the solver tries them).
-        if let Some(capture) = game.capture() {
-            let worth = capture.moves();
-            moves.retain(|e| worth.contains(e));
-        }
         if let Some(solved) = self.solver.solve_in_order(game, &moves, &budget.share(1.0, 200.0)) {
             return self.solved(solved, budget);
         }

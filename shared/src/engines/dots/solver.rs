@@ -237,21 +237,11 @@ impl Solver {
     }
 }
 
-/// The moves the solver tries where no box can be taken, in order: every legal edge but
-/// the redundant sacrifices ([`Position::redundant_sacrifices`]) and, of a corner box's
-/// two border edges, the second while the first is tried (they are equivalent); safe
-/// edges first, then by the boxes they hand over, central edges first among equals.
+/// The moves the solver tries where no box can be taken, in order: those worth trying
+/// ([`Position::moves_worth_trying`]), safe edges first, then by the boxes they hand over,
+/// central edges first among equals.
 pub fn moves_to_try(p: &Position) -> Vec<Edge> {
-    let mut moves = Vec::new();
-    p.legal_moves(&mut moves);
-    let (h, v) = p.edge_words();
-    let drawn = u64::from(h) | u64::from(v) << 30;
-    let redundant = p.redundant_sacrifices();
-    // The sacrifice rule may have left out a corner's first edge already.
-    let tried = !(drawn | redundant);
-    moves.retain(|&e| {
-        redundant >> e & 1 == 0 && symmetry::CORNER_PAIRS.iter().all(|&(a, b)| e != b || tried >> a & 1 == 0)
-    });
+    let mut moves = p.moves_worth_trying();
     moves.sort_by_key(|&e| order_key(p, e));
     moves
 }
