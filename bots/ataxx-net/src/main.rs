@@ -37,9 +37,9 @@ enum Command {
         threads: Option<usize>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Fewest and most random plies that open each game.
-        #[arg(long, default_value = "4,10", value_delimiter = ',', num_args = 2)]
-        random_plies: Vec<usize>,
+        /// Fewest and most random plies that open each game, as `A,B`.
+        #[arg(long, default_value = "4,10", value_parser = plies_range)]
+        random_plies: (usize, usize),
         /// The `ataxx` engine that plays (`ataxx --help` lists them).
         #[arg(long, default_value = "ab")]
         engine: String,
@@ -69,6 +69,16 @@ enum Command {
     },
 }
 
+/// `A,B` with A <= B.
+fn plies_range(text: &str) -> Result<(usize, usize), String> {
+    let parse = |s: &str| s.trim().parse::<usize>().map_err(|e| format!("{s:?}: {e}"));
+    match text.split_once(',') {
+        Some((a, b)) if parse(a)? <= parse(b)? => Ok((parse(a)?, parse(b)?)),
+        Some(_) => Err(format!("{text:?}: the fewest plies come first")),
+        None => Err(format!("{text:?}: expected two numbers as A,B")),
+    }
+}
+
 fn main() {
     let outcome = match Cli::parse().command {
         Command::Datagen { out, positions, nodes, threads, seed, random_plies, engine, without } => {
@@ -78,7 +88,7 @@ fn main() {
                 nodes,
                 threads: threads.unwrap_or_else(cores).max(1),
                 seed,
-                random_plies: (random_plies[0], random_plies[1].max(random_plies[0])),
+                random_plies,
                 engine,
                 without: Without(without),
             })
@@ -99,5 +109,19 @@ fn main() {
     if let Err(e) = outcome {
         eprintln!("ataxx-net: {e}");
         std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plies_range;
+
+    #[test]
+    fn random_plies_are_read_as_a_comma_separated_range() {
+        assert_eq!(plies_range("6,14"), Ok((6, 14)));
+        assert_eq!(plies_range("4, 4"), Ok((4, 4)));
+        assert!(plies_range("6").is_err());
+        assert!(plies_range("14,6").is_err());
+        assert!(plies_range("a,6").is_err());
     }
 }
