@@ -341,6 +341,11 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         Mcts { config, policy, rng: fastrand::Rng::with_seed(seed), history: Vec::new(), saved: None }
     }
 
+    /// The game knowledge it searches with.
+    pub fn policy(&self) -> &P {
+        &self.policy
+    }
+
     /// The saved tree advanced to the current history, if it holds this position with
     /// exactly these root moves.
     fn reused_tree(&mut self, root_moves: &[G::Move]) -> Option<Tree<G>> {

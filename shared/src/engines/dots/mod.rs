@@ -86,7 +86,10 @@ impl Policy<Position> for Seed004 {
 /// The strong engine's knowledge (take boxes, don't hand them over) and playouts
 /// ([`eval::safe_edge_playout`]: safe edges, then chain theory's exact values).
 #[derive(Debug, Clone, Copy)]
-pub struct SafeEdges;
+pub struct SafeEdges {
+    /// Whether tree nodes keep only the moves worth trying ([`Position::moves_worth_trying`]).
+    pub move_rules: bool,
+}
 
 impl Policy<Position> for SafeEdges {
     fn has_knowledge(&self) -> bool {
@@ -105,6 +108,9 @@ impl Policy<Position> for SafeEdges {
     /// The solver's move rules: capture candidates, no redundant sacrifice, one edge of
     /// an open corner pair.
     fn keep_worth_trying(&self, state: &Position, moves: &mut Vec<Edge>) {
+        if !self.move_rules {
+            return;
+        }
         let worth = state.moves_worth_trying();
         if !worth.is_empty() {
             moves.retain(|e| worth.contains(e));
@@ -137,8 +143,8 @@ impl Engine<Position> for Best {
             };
         }
         // The tree keeps only the moves worth trying at every node, the root included.
-        let worth = game.moves_worth_trying();
-        let kept: Vec<Edge> = root_moves.iter().copied().filter(|e| worth.contains(e)).collect();
+        let mut kept = root_moves.to_vec();
+        self.mcts.policy().keep_worth_trying(game, &mut kept);
         let root_moves = if kept.is_empty() { root_moves } else { &kept };
         let undrawn = 60 - game.drawn_count();
         if undrawn > self.solve_from {
@@ -249,10 +255,17 @@ pub fn registry() -> Registry<Position> {
             name: "best",
             about: "MCTS with solver and safe-edge playouts ending in exact chain values; the exact \
                     chain-theory solver from 40 edges left",
-            features: &[(
-                "solver",
-                "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)",
-            )],
+            features: &[
+                (
+                    "solver",
+                    "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)",
+                ),
+                (
+                    "move-rules",
+                    "tree nodes keep only the moves worth trying: capture candidates, no redundant \
+                     sacrifice, one edge of an open corner (off: every legal edge)",
+                ),
+            ],
             make: |seed, without| {
                 let config = MctsConfig {
                     name: "best",
@@ -263,7 +276,7 @@ pub fn registry() -> Registry<Position> {
                     ..MctsConfig::UCT
                 };
                 Box::new(Best {
-                    mcts: Mcts::new(config, SafeEdges, seed),
+                    mcts: Mcts::new(config, SafeEdges { move_rules: !without.has("move-rules") }, seed),
                     solver: Solver::new(22),
                     solve_from: if without.has("solver") { 0 } else { 40 },
                     mcts_share: 0.3,
