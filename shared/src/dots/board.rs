@@ -96,6 +96,10 @@ impl Position {
     pub fn edge_words(&self) -> (u32, u32) {
         (self.h, self.v)
     }
+    /// Every edge in one word, bit `e` for edge `e` (H in bits 0-29, V in 30-59).
+    pub fn edge_word(&self) -> u64 {
+        u64::from(self.h) | u64::from(self.v) << 30
+    }
 
     /// How many sides of box `b` are drawn.
     pub fn box_sides(&self, b: usize) -> u32 {

@@ -125,20 +125,24 @@ impl Position {
     }
 
     /// The legal edges worth trying, in edge order: where a box can be taken, the
-    /// [`Position::capture`] candidates; elsewhere every edge but the redundant sacrifices
-    /// and, of a corner box's two border edges, the second while the first is kept (they
-    /// are equivalent: strings from one coin to the ground). Always includes an optimal
-    /// move; empty only when every edge is drawn.
+    /// [`Position::capture`] candidates; elsewhere [`Position::quiet_moves_worth_trying`].
+    /// Always includes an optimal move; empty only when every edge is drawn.
     pub fn moves_worth_trying(&self) -> Vec<Edge> {
+        let Some(capture) = self.capture() else { return self.quiet_moves_worth_trying() };
+        let candidates = capture.moves();
         let mut moves = Vec::new();
         self.legal_moves(&mut moves);
-        if let Some(capture) = self.capture() {
-            let candidates = capture.moves();
-            moves.retain(|e| candidates.contains(e));
-            return moves;
-        }
-        let (h, v) = self.edge_words();
-        let drawn = u64::from(h) | u64::from(v) << 30;
+        moves.retain(|e| candidates.contains(e));
+        moves
+    }
+
+    /// Where no box can be taken: every undrawn edge but the redundant sacrifices and, of
+    /// a corner box's two border edges, the second while the first is kept (they are
+    /// equivalent: strings from one coin to the ground), in edge order.
+    pub fn quiet_moves_worth_trying(&self) -> Vec<Edge> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let drawn = self.edge_word();
         let redundant = self.redundant_sacrifices();
         // The sacrifice rule may have left out a corner's first edge already.
         let kept = !(drawn | redundant);

@@ -14,9 +14,8 @@ pub fn margin(p: &Position, side: Player) -> i32 {
 /// A 64-bit hash of the edges, the side to move and the first player's boxes (equal edges
 /// with a different split of boxes have different values).
 pub fn hash(p: &Position) -> u64 {
-    let (h, v) = p.edge_words();
     let extra = u64::from(p.score(Player::First)) << 1 | u64::from(p.to_move() == Player::Second);
-    mix64(u64::from(h) | u64::from(v) << 30) ^ mix64(extra ^ 0xabcd_ef01)
+    mix64(p.edge_word()) ^ mix64(extra ^ 0xabcd_ef01)
 }
 
 /// Move ordering: edges that take boxes first, edges that hand a box over last.
