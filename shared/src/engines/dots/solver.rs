@@ -2,8 +2,8 @@
 //! takes minus the other side's". That value depends on the drawn edges alone (not on
 //! the score so far nor on who is to move), so the transposition table is keyed on the
 //! two edge words, in a canonical form under the board's 8 symmetries and Barker and
-//! Korf's corner symmetry (a corner box's two border edges are interchangeable). The table holds two entries per slot pair and keeps the
-//! larger search. What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
+//! Korf's corner symmetry (a corner box's two border edges are interchangeable). The
+//! table holds two entries per slot pair and keeps the larger search. What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
 //! [`Position::simple_components`]): a box that can be taken leaves one to three moves
 //! worth trying, and a position of independent chains and loops is valued without
 //! search. Moves are tried safe edges first, then by the boxes they hand over, central
