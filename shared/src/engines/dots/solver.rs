@@ -3,11 +3,11 @@
 //! the score so far nor on who is to move), so the transposition table is keyed on the
 //! two edge words, in a canonical form under the board's 8 symmetries and Barker and
 //! Korf's corner symmetry (a corner box's two border edges are interchangeable). The
-//! table holds two entries per slot pair and keeps the larger search. What makes it fast is Dots-and-Boxes theory ([`Position::capture`],
-//! [`Position::simple_components`]): a box that can be taken leaves one to three moves
-//! worth trying, and a position of independent chains and loops is valued without
-//! search. Moves are tried safe edges first, then by the boxes they hand over, central
-//! edges first among equals.
+//! table holds two entries per slot pair and keeps the larger search. What makes it fast
+//! is Dots-and-Boxes theory ([`Position::capture`], [`Position::simple_components`]): a
+//! box that can be taken leaves one to three moves worth trying, and a position of
+//! independent chains and loops is valued without search. Moves are tried safe edges
+//! first, then by the boxes they hand over, central edges first among equals.
 //!
 //! Where no box can be taken, only the moves worth trying are searched
 //! ([`Position::quiet_moves_worth_trying`]: no redundant sacrifice, one edge of an open
