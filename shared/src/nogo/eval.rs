@@ -19,7 +19,7 @@ pub fn hash(p: &Position) -> u64 {
     let side = if p.to_move() == Player::First { 0 } else { 0x9e37_79b9_7f4a_7c15 };
     let (black, white) = (p.stones(Player::First).0, p.stones(Player::Second).0);
     mix64(black as u64 ^ mix64((black >> 64) as u64))
-        ^ mix64(white as u64 ^ (white >> 64) as u64).rotate_left(23)
+        ^ mix64(white as u64 ^ mix64((white >> 64) as u64)).rotate_left(23)
         ^ side
 }
 
@@ -85,5 +85,38 @@ mod tests {
         // White may not play the eye: it is forbidden for white, not for black.
         assert_eq!(terms(&p, Player::Second).forbidden, 1);
         assert_eq!(t.forbidden, 0);
+    }
+}
+
+#[cfg(test)]
+mod hash_tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::nogo::Point;
+
+    /// Plays `moves` alternately from the start (black first).
+    fn after(moves: &[Point]) -> Position {
+        let mut p = Position::start();
+        for &m in moves {
+            p.place_unchecked(m);
+        }
+        p
+    }
+
+    #[test]
+    fn hash_tells_apart_stones_in_either_half_of_the_board_word() {
+        // Points p and p + 64 share a bit position in the two halves of the u128: white
+        // stones on both (or on neither) must not hash alike. The first version folded the
+        // halves of white's word before mixing them, and the late solver's table took such
+        // positions for one another (it claimed wins in lost NoGo endgames).
+        let (a, b) = (3, 3 + 64);
+        let (c, d) = (5, 5 + 64);
+        let with_ab = after(&[40, a, 41, b]);
+        let with_cd = after(&[40, c, 41, d]);
+        assert_eq!(with_ab.to_move(), with_cd.to_move());
+        assert_ne!(hash(&with_ab), hash(&with_cd));
+        let black_ab = after(&[a, 40, b, 41]);
+        let black_cd = after(&[c, 40, d, 41]);
+        assert_ne!(hash(&black_ab), hash(&black_cd));
     }
 }
