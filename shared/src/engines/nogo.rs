@@ -1,11 +1,11 @@
-//! NoGo engines: `mcts` (count-weighted RAVE, solver, playouts that prefer points both
-//! sides can play, a late alpha-beta solver), `seed` (seed 002's UCT with initial values
+//! NoGo engines: `mcts` (count-weighted RAVE, solver, HappyNoGo's playouts that fill points
+//! both sides can play first, late expansion, a late alpha-beta solver), `seed` (seed 002's UCT with initial values
 //! S/M), and the generic `uct` and `random`.
 
 use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{self, seed_score, SEED_WEIGHTS};
-use crate::nogo::groups::{decisive_playout, uniform_playout};
+use crate::nogo::groups::{decisive_playout, shared_points_playout, uniform_playout};
 use crate::nogo::{GroupBoard, Point, Position, CENTRE};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, Rave};
@@ -18,9 +18,20 @@ use crate::search::{Budget, Engine, Score, SearchResult};
 pub struct Seed002 {
     pub m: f32,
     pub weight: f32,
-    /// Playouts that prefer points both sides can play and play decisive and
-    /// anti-decisive moves (the `mcts` engine) instead of uniformly random ones (the paper).
-    pub smart_playouts: bool,
+    pub playouts: Playouts,
+}
+
+/// How a playout picks its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Playouts {
+    /// Uniformly random legal moves (seed 002's paper).
+    Uniform,
+    /// Points both sides may play first, decisive and anti-decisive moves, the whole
+    /// board's legality recomputed after every move.
+    Decisive,
+    /// Points both sides may play first, drawn from lists with one point's legality
+    /// checked at a time (HappyNoGo's playout; the `mcts` engine's).
+    SharedPoints,
 }
 
 fn prior(parent: &Position, p: Point, m: f32) -> f32 {
@@ -41,15 +52,15 @@ impl Policy<Position> for Seed002 {
 
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
         let mut board = GroupBoard::new(state);
-        if self.smart_playouts {
-            decisive_playout(&mut board, rng, played)
-        } else {
-            uniform_playout(&mut board, rng, played)
+        match self.playouts {
+            Playouts::Uniform => uniform_playout(&mut board, rng, played),
+            Playouts::Decisive => decisive_playout(&mut board, rng, played),
+            Playouts::SharedPoints => shared_points_playout(&mut board, rng, played),
         }
     }
 }
 
-pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, smart_playouts: false };
+pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, playouts: Playouts::Uniform };
 
 /// phi(s): +1 own stone, -1 enemy stone, 0 empty, from the side to move's view.
 impl Features for Position {
@@ -103,6 +114,12 @@ impl Engine<Position> for SolveLate {
                     root_stats: Vec::new(),
                 };
             }
+            if score <= -WIN / 2 {
+                // Every move loses against best play: MCTS picks the one hardest to refute.
+                let mut result = self.mcts.search(game, root_moves, budget);
+                result.summary = format!("solver: loss in {} plies; {}", WIN + score, result.summary);
+                return result;
+            }
         }
         self.mcts.search(game, root_moves, budget)
     }
@@ -123,8 +140,8 @@ pub fn registry() -> Registry<Position> {
     let mut list = vec![
         EngineSpec {
             name: "mcts",
-            about: "MCTS with count-weighted RAVE, solver, playouts preferring points both sides can play, \
-                    with decisive and anti-decisive moves; alpha-beta proves late wins",
+            about: "MCTS with count-weighted RAVE, solver, HappyNoGo's playouts (points both sides can play \
+                    first), late expansion; alpha-beta proves late wins",
             features: &[
                 ("rave", "RAVE/AMAF values in selection"),
                 (
@@ -133,10 +150,15 @@ pub fn registry() -> Registry<Position> {
                      beta = sqrt(k / (3n + k)), k = 300, C = 0.4)",
                 ),
                 ("solver", "MCTS-Solver: proven wins and losses backed up the tree"),
+                ("smart-playouts", "playouts that prefer points both sides can play (off: uniformly random)"),
                 (
-                    "smart-playouts",
-                    "playouts that prefer points both sides can play, with decisive and anti-decisive \
-                     moves (off: uniformly random)",
+                    "listed-playouts",
+                    "HappyNoGo's playout: points drawn from lists, one point's legality checked at a time \
+                     (off: the whole board's legality after every move, with decisive and anti-decisive moves)",
+                ),
+                (
+                    "late-expansion",
+                    "a leaf gets its children on its 4th visit, which keeps the tree small (off: on its 2nd)",
                 ),
                 ("late-solver", "the alpha-beta solver once few points are playable"),
             ],
@@ -152,12 +174,21 @@ pub fn registry() -> Registry<Position> {
                     solver: !without.has("solver"),
                     rave: Some(rave).filter(|_| !without.has("rave")),
                     reuse_tree: true,
+                    expand_after: if without.has("late-expansion") { 1 } else { 4 },
+                    memory_bytes: 40 << 20,
                     ..MctsConfig::UCT
                 };
                 // Seed 002's prior is off: with count-weighted RAVE it lost 0-20 where the
                 // engine without it scored 8-12 against HaHaNoGo (it also costs a third of
                 // the simulations). The `seed` engine keeps it.
-                let policy = Seed002 { m: 60.0, weight: 0.0, smart_playouts: !without.has("smart-playouts") };
+                let playouts = if without.has("smart-playouts") {
+                    Playouts::Uniform
+                } else if without.has("listed-playouts") {
+                    Playouts::Decisive
+                } else {
+                    Playouts::SharedPoints
+                };
+                let policy = Seed002 { m: 60.0, weight: 0.0, playouts };
                 // Exact search only: no pruning that could cost a proof.
                 let solver = AlphaBetaConfig {
                     name: "nogo-solver",

@@ -105,6 +105,19 @@ impl GroupBoard {
         [legal(0), legal(1)]
     }
 
+    /// Whether `player` may play the empty point `p` (the rule of `legal_for_both`, for one
+    /// point): it captures when it takes the last liberty of an opponent group (an
+    /// unsafe opponent neighbour, since `p` is then its only liberty), and it has a liberty
+    /// when a neighbour is empty or belongs to an own group with another liberty.
+    pub fn can_play(&self, p: Point, player: Player) -> bool {
+        let (me, them) = (player.index(), player.other().index());
+        let around = Bitboard::from_point(p).neighbours();
+        let captures = !around.and(self.stones[them]).minus(self.safe[them]).is_empty();
+        let breathes =
+            !around.minus(self.stones[0].or(self.stones[1])).is_empty() || !around.and(self.safe[me]).is_empty();
+        !captures && breathes
+    }
+
     /// Places a stone of the side to move on `p`, which must be legal.
     pub fn play(&mut self, p: Point) {
         let me = self.to_move.index();
@@ -207,6 +220,85 @@ pub fn decisive_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played:
     })
 }
 
+/// The playout of the strong NoGo programs (HappyNoGo's, as HaHaNoGo runs it), with the
+/// legality of one point checked at a time instead of the whole board's after every move:
+/// random points both sides may play, while there are any (a point found playable by one
+/// side only is set aside for that side); then each side fills the points only it may
+/// play, and the first without one loses. A point's legality never comes back once lost
+/// (stones only add up and NoGo never captures), so what was set aside stays right.
+pub fn shared_points_playout(
+    board: &mut GroupBoard,
+    rng: &mut fastrand::Rng,
+    played: &mut Vec<(Player, Point)>,
+) -> f64 {
+    let legal = board.legal_for_both();
+    let shared_set = legal[0].and(legal[1]);
+    let mut shared = PointList::from(shared_set);
+    let mut own = [PointList::from(legal[0].minus(shared_set)), PointList::from(legal[1].minus(shared_set))];
+    while !shared.is_empty() {
+        let p = shared.take_random(rng);
+        let me = board.to_move();
+        match (board.can_play(p, me), board.can_play(p, me.other())) {
+            (true, true) => {
+                played.push((me, p));
+                board.play(p);
+            }
+            (true, false) => own[me.index()].push(p),
+            (false, true) => own[me.other().index()].push(p),
+            (false, false) => {}
+        }
+    }
+    loop {
+        let me = board.to_move();
+        let mine = &mut own[me.index()];
+        loop {
+            if mine.is_empty() {
+                return if me == Player::First { 0.0 } else { 1.0 };
+            }
+            let p = mine.take_random(rng);
+            if board.can_play(p, me) {
+                played.push((me, p));
+                board.play(p);
+                break;
+            }
+        }
+    }
+}
+
+/// A small unordered set of points drawn at random.
+struct PointList {
+    points: [Point; 81],
+    len: usize,
+}
+
+impl PointList {
+    fn from(set: Bitboard) -> PointList {
+        let mut list = PointList { points: [0; 81], len: 0 };
+        for p in set.iter() {
+            list.push(p);
+        }
+        list
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn push(&mut self, p: Point) {
+        self.points[self.len] = p;
+        self.len += 1;
+    }
+
+    /// Removes and returns a random point of a non-empty list.
+    fn take_random(&mut self, rng: &mut fastrand::Rng) -> Point {
+        let i = rng.usize(..self.len);
+        let p = self.points[i];
+        self.len -= 1;
+        self.points[i] = self.points[self.len];
+        p
+    }
+}
+
 /// How few legal points the opponent must have before winning moves are looked for: a
 /// stone takes legal points from the opponent only near itself and its own group.
 const FEW_POINTS: u32 = 3;
@@ -271,6 +363,52 @@ mod tests {
                 board.play(m);
             }
         }
+    }
+
+    #[test]
+    fn can_play_agrees_with_the_whole_board_legality() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..200 {
+            let mut board = GroupBoard::new(&Position::start());
+            loop {
+                let legal = board.legal_for_both();
+                for player in [Player::First, Player::Second] {
+                    for p in board.empty().iter() {
+                        assert_eq!(board.can_play(p, player), legal[player.index()].contains(p), "point {p}");
+                    }
+                }
+                let mine = legal[board.to_move().index()];
+                if mine.is_empty() {
+                    break;
+                }
+                board.play(random_point(mine, &mut rng));
+            }
+        }
+    }
+
+    #[test]
+    fn a_shared_points_playout_ends_when_the_loser_has_no_legal_point() {
+        let mut rng = fastrand::Rng::with_seed(12);
+        let mut played = Vec::new();
+        let mut first_wins = 0;
+        for _ in 0..500 {
+            let mut board = GroupBoard::new(&Position::start());
+            played.clear();
+            let reward = shared_points_playout(&mut board, &mut rng, &mut played);
+            // Replaying the moves by the rules reaches the same end: every move legal,
+            // the side to move then without a point, and the reward the other side's.
+            let mut p = Position::start();
+            for &(player, point) in &played {
+                assert_eq!(p.to_move(), player);
+                assert!(p.legal_for_both()[player.index()].contains(point));
+                p.play(point);
+            }
+            let loser = p.to_move();
+            assert!(p.legal_for_both()[loser.index()].is_empty());
+            assert_eq!(reward, if loser == Player::First { 0.0 } else { 1.0 });
+            first_wins += reward as u32;
+        }
+        assert!((150..350).contains(&first_wins), "{first_wins} of 500");
     }
 
     #[test]

@@ -91,6 +91,9 @@ pub struct MctsConfig {
     pub reuse_tree: bool,
     /// Stop growing the tree at this many bytes of nodes.
     pub memory_bytes: usize,
+    /// A leaf gets its children once it has this many visits (1: on its second visit).
+    /// Waiting longer keeps the tree small enough for the cache and the memory cap.
+    pub expand_after: u32,
 }
 
 impl MctsConfig {
@@ -104,6 +107,7 @@ impl MctsConfig {
         early_stop: false,
         reuse_tree: false,
         memory_bytes: 96 << 20,
+        expand_after: 1,
     };
 }
 
@@ -140,13 +144,12 @@ struct Node<M> {
     child_count: u32,
     visits: u32,
     reward: f64,
-    knowledge: Knowledge,
     amaf_visits: u32,
     amaf_reward: f32,
 }
 
 impl<M> Node<M> {
-    fn new(mv: Option<M>, mover: Player, knowledge: Knowledge) -> Self {
+    fn new(mv: Option<M>, mover: Player) -> Self {
         Node {
             mv,
             mover,
@@ -156,7 +159,6 @@ impl<M> Node<M> {
             child_count: 0,
             visits: 0,
             reward: 0.0,
-            knowledge,
             amaf_visits: 0,
             amaf_reward: 0.0,
         }
@@ -167,49 +169,62 @@ impl<M> Node<M> {
     }
 
     /// Visits, the prior's virtual ones included.
-    fn weight(&self) -> f64 {
-        f64::from(self.visits) + f64::from(self.knowledge.prior_visits)
+    fn weight(&self, k: &Knowledge) -> f64 {
+        f64::from(self.visits) + f64::from(k.prior_visits)
     }
 
     /// Rewards for the mover, the prior's included.
-    fn total(&self) -> f64 {
-        let k = &self.knowledge;
+    fn total(&self, k: &Knowledge) -> f64 {
         self.reward + f64::from(k.prior_value * k.prior_visits)
     }
 
     /// Mean value for the mover, prior included.
-    fn mean(&self) -> f64 {
-        let n = self.weight();
+    fn mean(&self, k: &Knowledge) -> f64 {
+        let n = self.weight(k);
         if n == 0.0 {
             0.5
         } else {
-            self.total() / n
+            self.total(k) / n
         }
     }
 }
 
 struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
+    /// Each node's knowledge, by the same index; empty when the policy has none (most
+    /// engines), which keeps the nodes small: the tree's size is what limits it.
+    knowledge: Vec<Knowledge>,
 }
 
 impl<G: Game> Tree<G> {
-    fn new(root: &G) -> Tree<G> {
-        Tree { nodes: vec![Node::new(None, root.to_move().other(), Knowledge::default())] }
+    fn new(root: &G, knows: bool) -> Tree<G> {
+        let knowledge = if knows { vec![Knowledge::default()] } else { Vec::new() };
+        Tree { nodes: vec![Node::new(None, root.to_move().other())], knowledge }
+    }
+
+    fn knowledge(&self, node: usize) -> Knowledge {
+        self.knowledge.get(node).copied().unwrap_or_default()
+    }
+
+    fn mean(&self, node: usize) -> f64 {
+        self.nodes[node].mean(&self.knowledge(node))
     }
 
     fn expand(&mut self, node: usize, state: &G, moves: &[G::Move], policy: &dyn Policy<G>, rng: &mut fastrand::Rng) {
         let first = self.nodes.len();
         let mover = state.to_move();
-        let knows = policy.has_knowledge();
-        self.nodes.extend(moves.iter().map(|&mv| {
-            let k = if knows { policy.knowledge(state, mv) } else { Knowledge::default() };
-            Node::new(Some(mv), mover, k)
-        }));
+        self.nodes.extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
         // Unvisited children are tried in this order: shuffle so that the move generator's
         // order does not bias the search.
         let new = &mut self.nodes[first..];
         for i in (1..new.len()).rev() {
             new.swap(i, rng.usize(..=i));
+        }
+        if policy.has_knowledge() {
+            for i in first..self.nodes.len() {
+                let mv = self.nodes[i].mv.expect("children have moves");
+                self.knowledge.push(policy.knowledge(state, mv));
+            }
         }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
@@ -235,14 +250,14 @@ impl<G: Game> Tree<G> {
                 }
                 Proof::Unknown => {}
             }
-            let k = &child.knowledge;
-            let visits = child.weight();
+            let k = &self.knowledge(i);
+            let visits = child.weight(k);
             let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
             let score = match cfg.rave {
                 Some(Rave::Counts { prior }) => {
                     let amaf_visits = f64::from(child.amaf_visits) + f64::from(prior);
                     let amaf_sum = f64::from(child.amaf_reward) + 0.5 * f64::from(prior);
-                    (child.total() + amaf_sum + c * (visits * log_n).sqrt()) / (visits + amaf_visits).max(1e-9) + bias
+                    (child.total(k) + amaf_sum + c * (visits * log_n).sqrt()) / (visits + amaf_visits).max(1e-9) + bias
                 }
                 _ if visits == 0.0 => {
                     // Unvisited and without prior: try it now (its bias breaks ties later).
@@ -251,9 +266,9 @@ impl<G: Game> Tree<G> {
                 Some(Rave::Schedule { k: rave_k }) if child.amaf_visits > 0 => {
                     let beta = (rave_k / (3.0 * visits + rave_k)).sqrt();
                     let amaf = f64::from(child.amaf_reward) / f64::from(child.amaf_visits);
-                    (1.0 - beta) * child.mean() + beta * amaf + c * (log_n / visits).sqrt() + bias
+                    (1.0 - beta) * child.mean(k) + beta * amaf + c * (log_n / visits).sqrt() + bias
                 }
-                _ => child.mean() + c * (log_n / visits).sqrt() + bias,
+                _ => child.mean(k) + c * (log_n / visits).sqrt() + bias,
             };
             if score > best_score {
                 best_score = score;
@@ -301,10 +316,15 @@ impl<G: Game> Tree<G> {
 
     /// Copies the subtree under `root` into a fresh tree (old branches are freed).
     fn subtree(&self, root: usize) -> Tree<G> {
+        let knows = !self.knowledge.is_empty();
         let mut nodes = Vec::new();
+        let mut knowledge = Vec::new();
         let mut r = self.nodes[root].clone();
         r.mv = None;
         nodes.push(r);
+        if knows {
+            knowledge.push(self.knowledge[root]);
+        }
         let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
         while let Some((old, new)) = queue.pop_front() {
             let o = &self.nodes[old];
@@ -314,11 +334,14 @@ impl<G: Game> Tree<G> {
             let first = nodes.len();
             for i in o.children() {
                 nodes.push(self.nodes[i].clone());
+                if knows {
+                    knowledge.push(self.knowledge[i]);
+                }
                 queue.push_back((i, nodes.len() - 1));
             }
             nodes[new].first_child = first as u32;
         }
-        Tree { nodes }
+        Tree { nodes, knowledge }
     }
 }
 
@@ -377,7 +400,7 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
         let reused = if cfg.reuse_tree { self.reused_tree(root_moves) } else { None };
         let reused_nodes = reused.as_ref().map_or(0, |t| t.nodes.len());
         let mut tree = reused.unwrap_or_else(|| {
-            let mut t = Tree::<G>::new(game);
+            let mut t = Tree::<G>::new(game, self.policy.has_knowledge());
             t.expand(0, game, root_moves, &self.policy, &mut self.rng);
             t
         });
@@ -411,8 +434,10 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
                     break;
                 }
                 if !n.expanded {
-                    if node != 0 && n.visits == 0 {
-                        if cfg.solver {
+                    if node != 0 && n.visits < cfg.expand_after {
+                        // A finished game is proven on its first visit (and never
+                        // comes back here); later visits only need the playout.
+                        if cfg.solver && n.visits == 0 {
                             terminal = state.outcome();
                         }
                         break;
@@ -500,15 +525,19 @@ fn update_amaf<G: Game>(
         seen[p.index() * G::MOVE_SPACE + G::move_index(mv)] = ply as u32;
     }
     for (depth, &node) in path.iter().enumerate() {
-        // The path's node at `depth` was reached after `depth` plies of `played`.
+        // The path's node at `depth` was reached after `depth` plies of `played`. Its
+        // children share their mover, and so the reward and the half of `seen` they read.
         let range = tree.nodes[node].children();
-        for i in range {
-            let child = &mut tree.nodes[i];
+        let Some(mover) = tree.nodes.get(range.start).map(|c| c.mover) else { continue };
+        let reward = reward_of(mover, first_reward) as f32;
+        let seen_by_mover = &seen[mover.index() * G::MOVE_SPACE..][..G::MOVE_SPACE];
+        for child in &mut tree.nodes[range] {
             let Some(mv) = child.mv else { continue };
-            let first = seen[child.mover.index() * G::MOVE_SPACE + G::move_index(mv)];
-            if first != u32::MAX && first as usize >= depth {
+            let first = seen_by_mover[G::move_index(mv)];
+            // u32::MAX (never played) is also >= depth: excluded by the second test.
+            if first as usize >= depth && first != u32::MAX {
                 child.amaf_visits += 1;
-                child.amaf_reward += reward_of(child.mover, first_reward) as f32;
+                child.amaf_reward += reward;
             }
         }
     }
@@ -548,16 +577,18 @@ fn finish<G: Game>(
     budget: &Budget,
 ) -> SearchResult<G::Move> {
     let root = &tree.nodes[0];
-    let children: Vec<&Node<G::Move>> = root.children().map(|i| &tree.nodes[i]).collect();
-    let key = |n: &Node<G::Move>| {
+    let key = |i: usize| {
+        let n = &tree.nodes[i];
         let proof_rank = match n.proof {
             Proof::Win => 2,
             Proof::Unknown => 1,
             Proof::Loss => 0,
         };
-        (proof_rank, n.visits, (n.mean() * 1e9) as i64)
+        (proof_rank, n.visits, (tree.mean(i) * 1e9) as i64)
     };
-    let best = children.iter().copied().max_by_key(|n| key(n)).expect("at least one root move");
+    let best_index = root.children().max_by_key(|&i| key(i)).expect("at least one root move");
+    let best = &tree.nodes[best_index];
+    let best_mean = tree.mean(best_index);
     let proof = match best.proof {
         Proof::Win => " proven=win",
         Proof::Loss => " proven=loss",
@@ -567,18 +598,21 @@ fn finish<G: Game>(
         "{name} iters={iterations} nodes={} reused={reused} visits={} value={:.3}{proof}{} ms={}",
         tree.nodes.len(),
         best.visits,
-        best.mean(),
+        best_mean,
         if stopped_early { " early-stop" } else { "" },
         budget.deadline.elapsed().as_millis()
     );
-    let root_stats = children
-        .iter()
-        .map(|c| (c.mv.expect("children have moves"), u64::from(c.visits), if c.visits > 0 { c.mean() } else { 0.0 }))
+    let root_stats = root
+        .children()
+        .map(|i| {
+            let c = &tree.nodes[i];
+            (c.mv.expect("children have moves"), u64::from(c.visits), if c.visits > 0 { tree.mean(i) } else { 0.0 })
+        })
         .collect();
     let score = match best.proof {
         Proof::Win => Score::WinIn(1),
         Proof::Loss => Score::LossIn(1),
-        Proof::Unknown => Score::WinRate(best.mean()),
+        Proof::Unknown => Score::WinRate(best_mean),
     };
     SearchResult {
         score: Some(score),

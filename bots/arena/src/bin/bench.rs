@@ -233,7 +233,8 @@ fn main() {
     println!("  dots  {:>10.0}", playouts_per_second::<dots::Position>(1.0));
     println!("nogo playouts per second on the group board (one core):");
     println!("  uniformly random {:>10.0}", nogo_playouts_per_second(nogo::groups::uniform_playout, 1.0));
-    println!("  mcts policy      {:>10.0}", nogo_playouts_per_second(nogo::groups::decisive_playout, 1.0));
+    println!("  decisive         {:>10.0}", nogo_playouts_per_second(nogo::groups::decisive_playout, 1.0));
+    println!("  shared points    {:>10.0}", nogo_playouts_per_second(nogo::groups::shared_points_playout, 1.0));
     println!("dots exact value, chain-theory solver (engine best):");
     for undrawn in [20, 25, 30, 35, 40] {
         println!("  {}", dots_solver_time(undrawn, Duration::from_secs(10)));
