@@ -88,6 +88,20 @@ impl Evaluator<Position> for Mobility {
     }
 }
 
+/// The late solver: alpha-beta, exact (no pruning that could cost a proof), moves ordered
+/// by the difference in legal points.
+pub fn late_solver() -> AlphaBeta<Position, Mobility> {
+    let config = AlphaBetaConfig {
+        name: "nogo-solver",
+        rfp_margin: None,
+        late_move_reductions: false,
+        aspiration: None,
+        tt_bytes: 16 << 20,
+        ..AlphaBetaConfig::default()
+    };
+    AlphaBeta::new(config, Mobility)
+}
+
 /// The `mcts` engine: MCTS, but once both sides together have at most `few_points` legal
 /// points an alpha-beta solver gets `share` of the time first, and a win it proves is
 /// played (a proven loss leaves the choice to MCTS, which picks the hardest to refute).
@@ -189,18 +203,9 @@ pub fn registry() -> Registry<Position> {
                     Playouts::SharedPoints
                 };
                 let policy = Seed002 { m: 60.0, weight: 0.0, playouts };
-                // Exact search only: no pruning that could cost a proof.
-                let solver = AlphaBetaConfig {
-                    name: "nogo-solver",
-                    rfp_margin: None,
-                    late_move_reductions: false,
-                    aspiration: None,
-                    tt_bytes: 16 << 20,
-                    ..AlphaBetaConfig::default()
-                };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
-                    solver: AlphaBeta::new(solver, Mobility),
+                    solver: late_solver(),
                     few_points: if without.has("late-solver") { 0 } else { 24 },
                     share: 0.4,
                 })

@@ -90,6 +90,21 @@ enum Command {
         #[arg(long)]
         each: bool,
     },
+    /// The NoGo late solver on positions from logged arena games.
+    NogoSolver {
+        /// An arena log (`arena nogo --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        /// Plies played (the opening's included) before the positions taken.
+        #[arg(long, default_value = "52,54,56,58", value_delimiter = ',')]
+        plies: Vec<usize>,
+        /// Time allowed for each position, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        cap_s: f64,
+        /// Also print each position's value for the side to move and its legal points.
+        #[arg(long)]
+        each: bool,
+    },
     /// Fits the Ataxx evaluation's weights to self-play results (Texel's method).
     Texel {
         #[arg(long, default_value_t = 1000)]
@@ -440,6 +455,76 @@ fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u
     Ok(())
 }
 
+/// The position of each logged NoGo game after `plies` moves (opening included), where
+/// the game lasted that long.
+fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
+    use botzone_games::botzone::BotzoneGame;
+    let text = std::fs::read_to_string(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let game: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: line {}: {e}", log.display(), n + 1))?;
+        let opening = game["opening"].as_array().cloned().unwrap_or_default();
+        let moves = game["moves"].as_array().cloned().unwrap_or_default();
+        let points: Vec<&serde_json::Value> = opening.iter().chain(moves.iter().map(|m| &m["move"])).collect();
+        if points.len() <= plies {
+            continue;
+        }
+        let mut p = nogo::Position::start();
+        for value in &points[..plies] {
+            let point = nogo::Position::parse_json_move(value).map_err(|e| format!("line {}: {e}", n + 1))?;
+            let point = point.ok_or_else(|| format!("line {}: a pass in a NoGo game", n + 1))?;
+            p.try_play(point).map_err(|e| format!("line {}: {e}", n + 1))?;
+        }
+        found.push(p);
+    }
+    Ok(found)
+}
+
+fn nogo_solver(log: &std::path::Path, plies: &[usize], cap_s: f64, each: bool) -> Result<(), String> {
+    use botzone_games::search::alphabeta::WIN;
+    let mut moves = Vec::new();
+    for &ply in plies {
+        let positions = logged_nogo_positions(log, ply)?;
+        let (mut solved, mut times, mut nodes) = (0, Vec::new(), 0u64);
+        for p in &positions {
+            p.legal_moves(&mut moves);
+            let mut solver = botzone_games::engines::nogo::late_solver();
+            let start = Instant::now();
+            let budget = Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s)));
+            let (score, _, _) = solver.iterate(p, &moves, &budget);
+            let value = if score >= WIN / 2 {
+                Some("win")
+            } else if score <= -WIN / 2 {
+                Some("loss")
+            } else {
+                None
+            };
+            let seconds = start.elapsed().as_secs_f64();
+            if each {
+                let legal = p.legal_for_both();
+                let me = p.to_move().index();
+                println!(
+                    "  ply {ply}: {} legal for the side to move, {} for the other: {} in {seconds:.2} s",
+                    legal[me].count(),
+                    legal[1 - me].count(),
+                    value.unwrap_or("unsolved")
+                );
+            }
+            times.push(seconds);
+            nodes += solver.nodes();
+            solved += usize::from(value.is_some());
+        }
+        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+        let max = times.iter().copied().fold(0.0, f64::max);
+        println!(
+            "ply {ply}: {solved}/{} solved within {cap_s} s; mean {mean:.3} s, slowest {max:.3} s, {nodes} nodes",
+            positions.len()
+        );
+    }
+    Ok(())
+}
+
 fn main() {
     let result = match Cli::parse().command {
         Command::Mmcts { games, ms, iterations } => {
@@ -462,6 +547,7 @@ fn main() {
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each)
         }
+        Command::NogoSolver { log, plies, cap_s, each } => nogo_solver(&log, &plies, cap_s, each),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
         }
