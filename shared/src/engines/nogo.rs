@@ -206,7 +206,10 @@ pub fn registry() -> Registry<Position> {
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
                     solver: late_solver(),
-                    few_points: if without.has("late-solver") { 0 } else { 24 },
+                    // 30 points for both sides: about where the solver proves positions
+                    // within its share of a second (`experiments nogo-solver`); from 24 it
+                    // started too late to matter (7-0-33 against HaHaNoGo, 12-0-28 from 30).
+                    few_points: if without.has("late-solver") { 0 } else { 30 },
                     share: 0.4,
                 })
             },
