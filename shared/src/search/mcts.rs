@@ -528,7 +528,10 @@ fn update_amaf<G: Game>(
         // The path's node at `depth` was reached after `depth` plies of `played`. Its
         // children share their mover, and so the reward and the half of `seen` they read.
         let range = tree.nodes[node].children();
-        let Some(mover) = tree.nodes.get(range.start).map(|c| c.mover) else { continue };
+        if range.is_empty() {
+            continue;
+        }
+        let mover = tree.nodes[range.start].mover;
         let reward = reward_of(mover, first_reward) as f32;
         let seen_by_mover = &seen[mover.index() * G::MOVE_SPACE..][..G::MOVE_SPACE];
         for child in &mut tree.nodes[range] {

@@ -395,24 +395,60 @@ fn overrun<G: ArenaGame>(bot: &str, answers: usize, time_ms: u64, seed: u64) -> 
     Ok(())
 }
 
-/// The positions of each logged Pencil game at `undrawn` undrawn edges (the side to move
-/// about to choose).
-fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots::Position>, String> {
-    use botzone_games::botzone::BotzoneGame;
+/// Each game of an arena log (`arena GAME --log`): its line number and its moves as
+/// Botzone JSON, the opening's first.
+fn logged_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<serde_json::Value>)>, String> {
     let text = std::fs::read_to_string(log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let mut found = Vec::new();
+    let mut games = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let game: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("{}: line {}: {e}", log.display(), n + 1))?;
         let opening = game["opening"].as_array().cloned().unwrap_or_default();
         let moves = game["moves"].as_array().cloned().unwrap_or_default();
-        let edges = opening.iter().chain(moves.iter().map(|m| &m["move"])).filter(|v| !v.is_null());
+        games.push((n + 1, opening.into_iter().chain(moves.into_iter().map(|m| m["move"].clone())).collect()));
+    }
+    Ok(games)
+}
+
+/// How a solver fared on a set of positions, each given `cap_s` seconds.
+#[derive(Default)]
+struct SolverTally {
+    solved: usize,
+    times: Vec<f64>,
+    nodes: u64,
+}
+
+impl SolverTally {
+    fn add(&mut self, seconds: f64, nodes: u64, solved: bool) {
+        self.times.push(seconds);
+        self.nodes += nodes;
+        self.solved += usize::from(solved);
+    }
+
+    fn print(&self, label: &str, cap_s: f64) {
+        let mean = self.times.iter().sum::<f64>() / self.times.len().max(1) as f64;
+        let max = self.times.iter().copied().fold(0.0, f64::max);
+        println!(
+            "{label}: {}/{} solved within {cap_s} s; mean {mean:.3} s, slowest {max:.3} s, {} nodes",
+            self.solved,
+            self.times.len(),
+            self.nodes
+        );
+    }
+}
+
+/// The positions of each logged Pencil game at `undrawn` undrawn edges (the side to move
+/// about to choose).
+fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots::Position>, String> {
+    use botzone_games::botzone::BotzoneGame;
+    let mut found = Vec::new();
+    for (line, moves) in logged_games(log)? {
         let mut p = dots::Position::start();
-        for value in edges {
+        for value in moves.iter().filter(|v| !v.is_null()) {
             if 60 - p.drawn_count() == undrawn {
                 break;
             }
-            let edge = dots::Position::parse_json_move(value).map_err(|e| format!("line {}: {e}", n + 1))?;
+            let edge = dots::Position::parse_json_move(value).map_err(|e| format!("line {line}: {e}"))?;
             if let Some(e) = edge {
                 p.play(e);
             }
@@ -427,9 +463,8 @@ fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots
 fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u32, each: bool) -> Result<(), String> {
     use botzone_games::engines::dots::solver::Solver;
     for &n in undrawn {
-        let positions = logged_dots_positions(log, n)?;
-        let (mut solved, mut times, mut nodes) = (0, Vec::new(), 0u64);
-        for p in &positions {
+        let mut tally = SolverTally::default();
+        for p in &logged_dots_positions(log, n)? {
             let mut solver = Solver::new(table_bits);
             let start = Instant::now();
             let budget = Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s)));
@@ -441,16 +476,9 @@ fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u
                 let fin = value.map(|v| so_far + if first { v } else { -v });
                 println!("  {n}: first's final margin {fin:?}");
             }
-            times.push(start.elapsed().as_secs_f64());
-            nodes += solver.nodes();
-            solved += usize::from(value.is_some());
+            tally.add(start.elapsed().as_secs_f64(), solver.nodes(), value.is_some());
         }
-        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
-        let max = times.iter().copied().fold(0.0, f64::max);
-        println!(
-            "{n} undrawn: {solved}/{} solved within {cap_s} s; mean {mean:.3} s, slowest {max:.3} s, {nodes} nodes",
-            positions.len()
-        );
+        tally.print(&format!("{n} undrawn"), cap_s);
     }
     Ok(())
 }
@@ -459,22 +487,16 @@ fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u
 /// the game lasted that long.
 fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
     use botzone_games::botzone::BotzoneGame;
-    let text = std::fs::read_to_string(log).map_err(|e| format!("{}: {e}", log.display()))?;
     let mut found = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let game: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{}: line {}: {e}", log.display(), n + 1))?;
-        let opening = game["opening"].as_array().cloned().unwrap_or_default();
-        let moves = game["moves"].as_array().cloned().unwrap_or_default();
-        let points: Vec<&serde_json::Value> = opening.iter().chain(moves.iter().map(|m| &m["move"])).collect();
-        if points.len() <= plies {
+    for (line, moves) in logged_games(log)? {
+        if moves.len() <= plies {
             continue;
         }
         let mut p = nogo::Position::start();
-        for value in &points[..plies] {
-            let point = nogo::Position::parse_json_move(value).map_err(|e| format!("line {}: {e}", n + 1))?;
-            let point = point.ok_or_else(|| format!("line {}: a pass in a NoGo game", n + 1))?;
-            p.try_play(point).map_err(|e| format!("line {}: {e}", n + 1))?;
+        for value in &moves[..plies] {
+            let point = nogo::Position::parse_json_move(value).map_err(|e| format!("line {line}: {e}"))?;
+            let point = point.ok_or_else(|| format!("line {line}: a pass in a NoGo game"))?;
+            p.try_play(point).map_err(|e| format!("line {line}: {e}"))?;
         }
         found.push(p);
     }
@@ -485,9 +507,8 @@ fn nogo_solver(log: &std::path::Path, plies: &[usize], cap_s: f64, each: bool) -
     use botzone_games::search::alphabeta::WIN;
     let mut moves = Vec::new();
     for &ply in plies {
-        let positions = logged_nogo_positions(log, ply)?;
-        let (mut solved, mut times, mut nodes) = (0, Vec::new(), 0u64);
-        for p in &positions {
+        let mut tally = SolverTally::default();
+        for p in &logged_nogo_positions(log, ply)? {
             p.legal_moves(&mut moves);
             let mut solver = botzone_games::engines::nogo::late_solver();
             let start = Instant::now();
@@ -511,16 +532,9 @@ fn nogo_solver(log: &std::path::Path, plies: &[usize], cap_s: f64, each: bool) -
                     value.unwrap_or("unsolved")
                 );
             }
-            times.push(seconds);
-            nodes += solver.nodes();
-            solved += usize::from(value.is_some());
+            tally.add(seconds, solver.nodes(), value.is_some());
         }
-        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
-        let max = times.iter().copied().fold(0.0, f64::max);
-        println!(
-            "ply {ply}: {solved}/{} solved within {cap_s} s; mean {mean:.3} s, slowest {max:.3} s, {nodes} nodes",
-            positions.len()
-        );
+        tally.print(&format!("ply {ply}"), cap_s);
     }
     Ok(())
 }
