@@ -12,9 +12,10 @@
 //! self-play of the `ab` engine from random openings, then a logistic fit of the game
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
 //!
-//! `experiments dots-solver --log GAMES.jsonl [--undrawn 36,38,40] [--cap-s 20] [--each]`: the Pencil
-//! solver's time and nodes on the positions of logged arena games with that many undrawn
-//! edges (real middle games, unlike the bench's random ones).
+//! `experiments dots-solver --log GAMES.jsonl [--undrawn 36,38,40] [--cap-s 20] [--each] [--verdict]`:
+//! the Pencil solver's time and nodes on the positions of logged arena games with that many
+//! undrawn edges (real middle games, unlike the bench's random ones); the exact value, or
+//! with `--verdict` what the bot asks (a winning move, else the smallest loss).
 
 use arena::games::{ArenaGame, GameName};
 use arena::judge::input_with_limit;
@@ -89,6 +90,10 @@ enum Command {
         /// Also print each position's value (the first player's final margin).
         #[arg(long)]
         each: bool,
+        /// Time what the bot asks (`Solver::solve`: a winning move, or the smallest loss),
+        /// not the exact value.
+        #[arg(long)]
+        verdict: bool,
     },
     /// The NoGo late solver on positions from logged arena games.
     NogoSolver {
@@ -428,10 +433,14 @@ impl SolverTally {
     fn print(&self, label: &str, cap_s: f64) {
         let mean = self.times.iter().sum::<f64>() / self.times.len().max(1) as f64;
         let max = self.times.iter().copied().fold(0.0, f64::max);
+        let within = |s: f64| self.times.iter().filter(|&&t| t <= s).count();
         println!(
-            "{label}: {}/{} solved within {cap_s} s; mean {mean:.3} s, slowest {max:.3} s, {} nodes",
+            "{label}: {}/{} solved within {cap_s} s ({} within 0.5 s, {} within 1 s); mean {mean:.3} s, slowest \
+             {max:.3} s, {} nodes",
             self.solved,
             self.times.len(),
+            within(0.5),
+            within(1.0),
             self.nodes
         );
     }
@@ -460,7 +469,14 @@ fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots
     Ok(found)
 }
 
-fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u32, each: bool) -> Result<(), String> {
+fn dots_solver(
+    log: &std::path::Path,
+    undrawn: &[u32],
+    cap_s: f64,
+    table_bits: u32,
+    each: bool,
+    verdict: bool,
+) -> Result<(), String> {
     use botzone_games::engines::dots::solver::Solver;
     for &n in undrawn {
         let mut tally = SolverTally::default();
@@ -468,8 +484,14 @@ fn dots_solver(log: &std::path::Path, undrawn: &[u32], cap_s: f64, table_bits: u
             let mut solver = Solver::new(table_bits);
             let start = Instant::now();
             let budget = Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s)));
-            let value = solver.value(p, &budget);
-            if each {
+            let value = if verdict {
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                solver.solve(p, &moves, &budget).map(|solved| solved.value)
+            } else {
+                solver.value(p, &budget)
+            };
+            if each && !verdict {
                 // Final margin for the first player with best play from here.
                 let first = p.to_move() == Player::First;
                 let so_far = dots::eval::margin(p, Player::First);
@@ -558,8 +580,8 @@ fn main() {
             texel(games, nodes, seed);
             Ok(())
         }
-        Command::DotsSolver { log, undrawn, cap_s, table_bits, each } => {
-            dots_solver(&log, &undrawn, cap_s, table_bits, each)
+        Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
+            dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
         }
         Command::NogoSolver { log, plies, cap_s, each } => nogo_solver(&log, &plies, cap_s, each),
         Command::Overrun { game, bot, answers, time_ms, seed } => {

@@ -242,7 +242,7 @@ impl Solver {
 /// central edges first among equals.
 pub fn moves_to_try(p: &Position) -> Vec<Edge> {
     let mut moves = p.quiet_moves_worth_trying();
-    moves.sort_by_key(|&e| order_key(p, e));
+    moves.sort_by_cached_key(|&e| order_key(p, e));
     moves
 }
 
