@@ -5,12 +5,15 @@
 //! board's border at both ends) and loops, and the game's value follows from their
 //! lengths alone ([`loony_value`]).
 
-use super::board::{BOX_MASKS, EDGE_BOXES, H_EDGES};
+use super::board::{BOXES, BOX_MASKS, EDGES, EDGE_BOXES, H_EDGES};
 use super::symmetry::CORNER_PAIRS;
 use super::{Edge, Position};
 use crate::game::Game;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+
+/// Every edge's bit in an edge word.
+const ALL_EDGES: u64 = (1 << EDGES) - 1;
 
 /// A part of a position in which every box has degree 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -87,24 +90,30 @@ impl Position {
     /// with several chain ends, each one's double-dealing edge is beaten by taking at
     /// another end unless it also touches that end's next box.
     pub fn capture(&self) -> Option<Capture> {
-        let mut ends: Vec<(Edge, Edge)> = Vec::new();
+        // At most one chain end per box; an array, as the solver asks at every node.
+        let mut found = [(0 as Edge, 0 as Edge); BOXES];
+        let mut count = 0;
         for b in bits(self.untaken_boxes()) {
             if self.box_sides(b) != 3 {
                 continue;
             }
             let e = self.free_sides(b).next().expect("degree 1");
             match Self::across(b, e) {
-                Some(next) if self.box_sides(next) == 2 => ends.push((e, self.other_free_side(next, e))),
+                Some(next) if self.box_sides(next) == 2 => {
+                    found[count] = (e, self.other_free_side(next, e));
+                    count += 1;
+                }
                 _ => return Some(Capture::Forced(e)),
             }
         }
-        match ends[..] {
+        let ends = &found[..count];
+        match *ends {
             [] => None,
             [(take, decline)] if self.declines_too_early(take, decline) => Some(Capture::Forced(take)),
             [(take, decline)] => Some(Capture::TakeOrDecline(take, decline)),
             _ => {
                 let mut mask = 0u64;
-                for &(take, decline) in &ends {
+                for &(take, decline) in ends {
                     mask |= 1 << take;
                     if self.boxes_completed_by(decline) > 0 || ends.iter().all(|&(_, d)| d == decline) {
                         mask |= 1 << decline;
@@ -141,14 +150,24 @@ impl Position {
     /// a corner box's two border edges, the second while the first is kept (they are
     /// equivalent: strings from one coin to the ground), in edge order.
     pub fn quiet_moves_worth_trying(&self) -> Vec<Edge> {
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
+        let mask = self.quiet_moves_mask();
+        (0..EDGES as Edge).filter(|&e| mask >> e & 1 != 0).collect()
+    }
+
+    /// [`Position::quiet_moves_worth_trying`] as a word, bit `e` for edge `e` (the solver's
+    /// form: no allocation).
+    pub fn quiet_moves_mask(&self) -> u64 {
         let drawn = self.edge_word();
         let redundant = self.redundant_sacrifices();
         // The sacrifice rule may have left out a corner's first edge already.
-        let kept = !(drawn | redundant);
-        moves.retain(|&e| redundant >> e & 1 == 0 && CORNER_PAIRS.iter().all(|&(a, b)| e != b || kept >> a & 1 == 0));
-        moves
+        let kept = !(drawn | redundant) & ALL_EDGES;
+        let mut mask = kept;
+        for &(a, b) in &CORNER_PAIRS {
+            if kept >> a & 1 != 0 {
+                mask &= !(1 << b);
+            }
+        }
+        mask
     }
 
     /// Edges not worth trying when no box can be taken: sacrifices that another edge of
@@ -188,28 +207,31 @@ impl Position {
                     }
                 }
             }
-            // From that end, list the cuts in order: end side, inner sides, far end side.
-            let mut cuts = vec![came_by];
+            // From that end, walk the cuts in order: end side, inner sides, far end side.
+            // All but the first are redundant, and the second too unless the segment is a
+            // 2-box path.
+            let first = came_by;
             let (mut cur, mut came_by) = (cur, came_by);
+            let (mut later, mut second, mut cuts) = (0u64, None, 1usize);
             loop {
                 seen |= 1 << cur;
                 let out = self.other_free_side(cur, came_by);
-                cuts.push(out);
+                later |= 1 << out;
+                second = second.or(Some(out));
+                cuts += 1;
                 match Self::across(cur, out) {
                     Some(next) if two >> next & 1 != 0 && seen >> next & 1 == 0 => (cur, came_by) = (next, out),
                     _ => break,
                 }
             }
             if cycle {
-                cuts.pop(); // the closing side is the first one again
+                cuts -= 1; // the closing side is the first one again
             }
-            let boxes = cuts.len() - usize::from(!cycle);
-            let keep: &[usize] = if cycle || boxes != 2 { &[0] } else { &[0, 1] };
-            for (i, &e) in cuts.iter().enumerate() {
-                if !keep.contains(&i) {
-                    redundant |= 1 << e;
-                }
+            let boxes = cuts - usize::from(!cycle);
+            if !cycle && boxes == 2 {
+                later &= !(1 << second.expect("a segment has a second cut"));
             }
+            redundant |= later & !(1 << first);
         }
         redundant
     }

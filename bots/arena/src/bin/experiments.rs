@@ -480,6 +480,8 @@ fn dots_solver(
     use botzone_games::engines::dots::solver::Solver;
     for &n in undrawn {
         let mut tally = SolverTally::default();
+        // With --verdict: the positions found won, and those found lost.
+        let (mut won, mut lost) = (SolverTally::default(), SolverTally::default());
         for p in &logged_dots_positions(log, n)? {
             let mut solver = Solver::new(table_bits);
             let start = Instant::now();
@@ -487,7 +489,12 @@ fn dots_solver(
             let value = if verdict {
                 let mut moves = Vec::new();
                 p.legal_moves(&mut moves);
-                solver.solve(p, &moves, &budget).map(|solved| solved.value)
+                let solved = solver.solve(p, &moves, &budget);
+                if let Some(solved) = solved {
+                    let side = if solved.winning { &mut won } else { &mut lost };
+                    side.add(start.elapsed().as_secs_f64(), solver.nodes(), true);
+                }
+                solved.map(|solved| solved.value)
             } else {
                 solver.value(p, &budget)
             };
@@ -501,6 +508,10 @@ fn dots_solver(
             tally.add(start.elapsed().as_secs_f64(), solver.nodes(), value.is_some());
         }
         tally.print(&format!("{n} undrawn"), cap_s);
+        if verdict {
+            won.print("  of which won (a winning move found)", cap_s);
+            lost.print("  of which lost (every move refuted, the smallest loss found)", cap_s);
+        }
     }
     Ok(())
 }
