@@ -56,7 +56,7 @@ impl Capture {
         match self {
             Capture::Forced(e) => vec![e],
             Capture::TakeOrDecline(take, decline) => vec![take, decline],
-            Capture::Several(mask) => (0..64).filter(|e| mask >> e & 1 != 0).collect(),
+            Capture::Several(mask) => edges_in(mask).collect(),
         }
     }
 }
@@ -150,8 +150,7 @@ impl Position {
     /// a corner box's two border edges, the second while the first is kept (they are
     /// equivalent: strings from one coin to the ground), in edge order.
     pub fn quiet_moves_worth_trying(&self) -> Vec<Edge> {
-        let mask = self.quiet_moves_mask();
-        (0..EDGES as Edge).filter(|&e| mask >> e & 1 != 0).collect()
+        edges_in(self.quiet_moves_mask()).collect()
     }
 
     /// [`Position::quiet_moves_worth_trying`] as a word, bit `e` for edge `e` (the solver's
@@ -283,6 +282,17 @@ impl Position {
         }
         Some(parts)
     }
+}
+
+/// The edges of an edge word (bit `e` for edge `e`), lowest first.
+pub fn edges_in(mut word: u64) -> impl Iterator<Item = Edge> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let e = word.trailing_zeros() as Edge;
+            word &= word - 1;
+            e
+        })
+    })
 }
 
 fn bits(mut word: u32) -> impl Iterator<Item = usize> {

@@ -7,4 +7,4 @@ pub mod io;
 pub mod symmetry;
 
 pub use board::{Edge, Position, BOXES, EDGES};
-pub use chains::{loony_value, Capture, Component};
+pub use chains::{edges_in, loony_value, Capture, Component};
