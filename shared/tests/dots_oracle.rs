@@ -255,3 +255,41 @@ fn redundant_sacrifices_leave_an_optimal_move() {
     }
     assert!(pruned > 500, "the rule left out only {pruned} moves");
 }
+
+/// The solver's bound: where the one box that can be taken ends a chain that can be
+/// declined (`Capture::TakeOrDecline`), the rest is worth at least 0 to the mover. (Not so
+/// with several chain ends: a chain open at both ends cannot be declined, and the
+/// counterexample this test found once is kept below.)
+#[test]
+fn a_declinable_capture_is_worth_at_least_nothing() {
+    let mut declinable = 0;
+    for undrawn in [8, 10, 12, 14, 16] {
+        // Random play that hands boxes over now and then; then the boxes are taken one by
+        // one, every declinable capture on the way checked.
+        for mut p in positions(undrawn, 400, 300 + u64::from(undrawn)) {
+            while let Some(capture) = p.capture() {
+                if let Capture::TakeOrDecline(..) = capture {
+                    declinable += 1;
+                    let future = oracle(&p, &mut HashMap::new());
+                    assert!(future >= 0, "worth {future} to the mover\n{p}");
+                }
+                p.play(capture.take());
+            }
+        }
+    }
+    assert!(declinable >= 50, "only {declinable} declinable captures");
+    // A 3-chain open at both ends must be taken whole (its only "decline" takes a box and
+    // keeps the turn), and then the mover opens the 4-chain left: 3 - 4.
+    let undrawn = [(7, 4), (3, 6), (0, 5), (2, 5), (8, 5), (0, 7), (2, 7)];
+    let mut p = Position::start();
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    for e in moves {
+        let (x, y) = botzone_games::dots::io::grid(e);
+        if !undrawn.contains(&(x, y)) {
+            p.play(e);
+        }
+    }
+    assert!(matches!(p.capture(), Some(Capture::Several(_))), "{p}");
+    assert_eq!(oracle(&p, &mut HashMap::new()), -1, "{p}");
+}

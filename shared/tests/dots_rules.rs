@@ -100,3 +100,24 @@ fn a_chain_is_declined_only_at_its_last_two_boxes() {
     }
     assert_eq!(p.capture(), Some(Capture::TakeOrDecline(edge(8, 1), edge(10, 1))), "{p}");
 }
+
+#[test]
+fn side_counts_agree_with_each_box() {
+    // Random edge sets of every density, boxes taken or not: the bit planes count each
+    // box's drawn sides as `box_sides` does.
+    let mut rng = fastrand::Rng::with_seed(17);
+    for _ in 0..300 {
+        let mut p = Position::start();
+        let mut moves = Vec::new();
+        for _ in 0..rng.usize(0..=60) {
+            p.legal_moves(&mut moves);
+            p.play(moves[rng.usize(..moves.len())]);
+        }
+        let counts = p.side_counts();
+        for b in 0..25 {
+            for n in 0..=4 {
+                assert_eq!(counts.boxes_with(n) >> b & 1 == 1, p.box_sides(b) == n, "box {b}, {n} sides, {p:?}");
+            }
+        }
+    }
+}

@@ -55,6 +55,23 @@ const _: () = assert!(EDGE_BOXES[0].count_ones() == 1 && EDGE_BOXES[5].count_one
 const FULL_EDGES: u32 = (1 << 30) - 1;
 const ALL_BOXES: u32 = (1 << BOXES) - 1;
 
+/// The number of drawn sides of every box, bit-sliced: box b has
+/// `ones[b] + 2 twos[b] + 4 fours[b]` sides drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct SideCounts {
+    ones: u32,
+    twos: u32,
+    fours: u32,
+}
+
+impl SideCounts {
+    /// The boxes with exactly `n` sides drawn (0 to 4), one bit per box.
+    pub fn boxes_with(&self, n: u32) -> u32 {
+        let pick = |plane: u32, bit: u32| if n >> bit & 1 != 0 { plane } else { !plane };
+        pick(self.ones, 0) & pick(self.twos, 1) & pick(self.fours, 2) & ALL_BOXES
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Position {
     h: u32,
@@ -107,29 +124,38 @@ impl Position {
         (self.h & h).count_ones() + (self.v & v).count_ones()
     }
 
+    /// Every box's drawn sides at once, as bit planes (the solver asks at every node, and
+    /// 25 boxes one at a time cost more than the whole board in a few word operations).
+    pub fn side_counts(&self) -> SideCounts {
+        // One 25-bit word per side, bit b for box b = 5*by + bx: the top side is H bit b,
+        // the bottom H bit b+5, the left V bit 6*by+bx, the right that plus one.
+        let top = self.h & ALL_BOXES;
+        let bottom = self.h >> 5 & ALL_BOXES;
+        let (mut left, mut right) = (0, 0);
+        for row in 0..5 {
+            left |= (self.v >> (6 * row) & 31) << (5 * row);
+            right |= (self.v >> (6 * row + 1) & 31) << (5 * row);
+        }
+        // Add the four one-bit words: ones + 2 twos + 4 fours.
+        let (sum_tb, carry_tb) = (top ^ bottom, top & bottom);
+        let (sum_lr, carry_lr) = (left ^ right, left & right);
+        let carry = sum_tb & sum_lr;
+        SideCounts {
+            ones: sum_tb ^ sum_lr,
+            twos: carry_tb ^ carry_lr ^ carry,
+            fours: carry_tb & carry_lr | (carry_tb ^ carry_lr) & carry,
+        }
+    }
+
     /// How many boxes drawing `e` would complete (0, 1 or 2).
     pub fn boxes_completed_by(&self, e: Edge) -> u32 {
-        let mut n = 0;
-        let mut around = EDGE_BOXES[e as usize];
-        while around != 0 {
-            let b = around.trailing_zeros() as usize;
-            around &= around - 1;
-            n += u32::from(self.box_sides(b) == 3);
-        }
-        n
+        (EDGE_BOXES[e as usize] & self.side_counts().boxes_with(3)).count_ones()
     }
 
     /// How many boxes drawing `e` would leave with three sides drawn (boxes handed to the
     /// opponent), not counting boxes it completes.
     pub fn sides_after_hint(&self, e: Edge) -> i32 {
-        let mut n = 0;
-        let mut around = EDGE_BOXES[e as usize];
-        while around != 0 {
-            let b = around.trailing_zeros() as usize;
-            around &= around - 1;
-            n += i32::from(self.box_sides(b) == 2);
-        }
-        n
+        (EDGE_BOXES[e as usize] & self.side_counts().boxes_with(2)).count_ones() as i32
     }
 
     pub fn check(&self, e: Edge) -> Result<(), String> {

@@ -91,15 +91,18 @@ impl Position {
     /// another end unless it also touches that end's next box.
     pub fn capture(&self) -> Option<Capture> {
         // At most one chain end per box; an array, as the solver asks at every node.
+        let counts = self.side_counts();
+        let three = counts.boxes_with(3);
+        if three == 0 {
+            return None;
+        }
+        let two = counts.boxes_with(2);
         let mut found = [(0 as Edge, 0 as Edge); BOXES];
         let mut count = 0;
-        for b in bits(self.untaken_boxes()) {
-            if self.box_sides(b) != 3 {
-                continue;
-            }
+        for b in bits(three) {
             let e = self.free_sides(b).next().expect("degree 1");
             match Self::across(b, e) {
-                Some(next) if self.box_sides(next) == 2 => {
+                Some(next) if two >> next & 1 != 0 => {
                     found[count] = (e, self.other_free_side(next, e));
                     count += 1;
                 }
@@ -179,8 +182,7 @@ impl Position {
     /// those choices and more, so it is never better than an end. A 2-box segment's middle
     /// is kept (it cannot be declined); a cycle needs one cut.
     pub fn redundant_sacrifices(&self) -> u64 {
-        let untaken = self.untaken_boxes();
-        let two = bits(untaken).filter(|&b| self.box_sides(b) == 2).fold(0u32, |m, b| m | 1 << b);
+        let two = self.side_counts().boxes_with(2);
         let mut seen = 0u32;
         let mut redundant = 0u64;
         for start in bits(two) {
@@ -239,7 +241,7 @@ impl Position {
     /// move is safe and none takes a box); `None` otherwise.
     pub fn simple_components(&self) -> Option<Vec<Component>> {
         let untaken = self.untaken_boxes();
-        if bits(untaken).any(|b| self.box_sides(b) != 2) {
+        if untaken & !self.side_counts().boxes_with(2) != 0 {
             return None;
         }
         let mut seen = 0u32;

@@ -6,5 +6,5 @@ pub mod eval;
 pub mod io;
 pub mod symmetry;
 
-pub use board::{Edge, Position, BOXES, EDGES};
+pub use board::{Edge, Position, SideCounts, BOXES, EDGES};
 pub use chains::{edges_in, loony_value, Capture, Component};

@@ -96,6 +96,27 @@ enum Command {
         #[arg(long)]
         verdict: bool,
     },
+    /// Whether the Pencil bot's engine keeps a won position won within its time: on the
+    /// positions of logged games, the exact verdict (is there a winning move?), then the
+    /// engine's answer within `--ms`, then whether that answer still wins.
+    DotsPerfect {
+        /// An arena log (`arena dots --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        #[arg(long, default_value = "36,38,40,42", value_delimiter = ',')]
+        undrawn: Vec<u32>,
+        /// The engine's time per answer (the bot's own at Botzone's 1000 ms is 900).
+        #[arg(long, default_value_t = 900)]
+        ms: u64,
+        /// The engine (`dots --engine`), the bot's default when not given.
+        #[arg(long)]
+        engine: Option<String>,
+        /// Time allowed for the verdicts, in seconds per position.
+        #[arg(long, default_value_t = 30.0)]
+        cap_s: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The NoGo late solver on positions from logged arena games.
     NogoSolver {
         /// An arena log (`arena nogo --log`).
@@ -517,6 +538,52 @@ fn dots_solver(
     Ok(())
 }
 
+fn dots_perfect(
+    log: &std::path::Path,
+    undrawn: &[u32],
+    ms: u64,
+    engine: Option<&str>,
+    cap_s: f64,
+    seed: u64,
+) -> Result<(), String> {
+    use botzone_games::engines::dots::{registry, solver::Solver};
+    let registry = registry();
+    let cap = || Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
+    for &n in undrawn {
+        let (mut won, mut kept, mut unknown, mut slowest) = (0, 0, 0, Duration::ZERO);
+        let positions = logged_dots_positions(log, n)?;
+        for p in &positions {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            // A fresh engine for each answer, as a bot started once per turn has.
+            let mut searcher = registry.searcher(engine, &Without::default(), seed, 1)?;
+            let start = Instant::now();
+            let answer = searcher.choose(p, &[], &Budget::until(Deadline::new(start, Duration::from_millis(ms))));
+            slowest = slowest.max(start.elapsed());
+            let mut solver = Solver::new(22);
+            let Some(verdict) = solver.solve(p, &moves, &cap()) else {
+                unknown += 1;
+                continue;
+            };
+            if !verdict.winning {
+                continue;
+            }
+            won += 1;
+            match solver.solve_in_order(p, &[answer.best], &cap()) {
+                Some(s) if s.winning => kept += 1,
+                Some(_) => println!("  {n} undrawn: lost a won position: {} ({})", answer.best, answer.summary),
+                None => unknown += 1,
+            }
+        }
+        println!(
+            "{n} undrawn: {} positions, {won} won, the engine kept {kept} of them within {ms} ms (slowest answer {} ms); {unknown} verdicts not reached within {cap_s} s",
+            positions.len(),
+            slowest.as_millis()
+        );
+    }
+    Ok(())
+}
+
 /// The position of each logged NoGo game after `plies` moves (opening included), where
 /// the game lasted that long.
 fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
@@ -594,6 +661,9 @@ fn main() {
         }
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
+        }
+        Command::DotsPerfect { log, undrawn, ms, engine, cap_s, seed } => {
+            dots_perfect(&log, &undrawn, ms, engine.as_deref(), cap_s, seed)
         }
         Command::NogoSolver { log, plies, cap_s, each } => nogo_solver(&log, &plies, cap_s, each),
         Command::Overrun { game, bot, answers, time_ms, seed } => {

@@ -14,6 +14,11 @@
 //! corner). On positions from logged games against Dabble (`experiments dots-solver`),
 //! all of this took the mean time to solve 34 undrawn edges from 0.65 s to 0.19 s and
 //! 36 undrawn edges from 3.4 s (4 of 28 unsolved within 10 s) to 0.62 s.
+//!
+//! Forced captures are taken in a loop, not as nodes, and a position whose one takeable
+//! box ends a declinable chain is worth at least 0 to the mover (take both last boxes or
+//! hand them over: the same edges follow), which cuts it off wherever the window asks for
+//! no more: the exact value at 38 undrawn edges went from 0.36 s to 0.19 s on average.
 
 use crate::dots::eval::margin;
 use crate::dots::{edges_in, loony_value, symmetry, Capture, Edge, Position, EDGES};
@@ -95,10 +100,43 @@ impl Solver {
 
     /// The position's value if it lies in `(alpha, beta)`; otherwise a bound on the side
     /// of the window it fell (fail-soft). Meaningless once `stopped`.
-    fn search(&mut self, p: &Position, mut alpha: i32, mut beta: i32, budget: &Budget) -> i32 {
-        if p.untaken_boxes() == 0 {
-            return 0;
+    fn search(&mut self, p: &Position, alpha: i32, beta: i32, budget: &Budget) -> i32 {
+        // Forced captures are taken here, in a loop: they are no choice, so neither a node
+        // nor a table entry.
+        let mut p = *p;
+        let mut taken = 0;
+        let capture = loop {
+            if p.untaken_boxes() == 0 {
+                return taken;
+            }
+            match p.capture() {
+                Some(Capture::Forced(e)) => {
+                    taken += p.boxes_completed_by(e) as i32;
+                    p.play(e);
+                }
+                other => break other,
+            }
+        };
+        // Where the box that can be taken ends a chain that can be declined, the mover can
+        // take both last boxes and move on (2 + R, R the rest's value) or hand them over
+        // (-2 - R): the same edges are drawn either way, so the better is at least 0. (Not
+        // so with several chain ends: a chain open at both ends cannot be declined.)
+        if matches!(capture, Some(Capture::TakeOrDecline(..))) && beta - taken <= 0 {
+            return taken;
         }
+        taken + self.search_choice(&p, capture, alpha - taken, beta - taken, budget)
+    }
+
+    /// [`Solver::search`] where the side to move has a choice: `capture` is what
+    /// [`Position::capture`] says of `p`.
+    fn search_choice(
+        &mut self,
+        p: &Position,
+        capture: Option<Capture>,
+        mut alpha: i32,
+        mut beta: i32,
+        budget: &Budget,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && budget.exhausted_nodes(self.nodes) {
             self.stopped = true;
@@ -107,8 +145,9 @@ impl Solver {
             return 0;
         }
         let mut list = MoveList::default();
-        match p.capture() {
-            Some(Capture::Forced(e)) => return self.move_value(p, e, alpha, beta, budget),
+        match capture {
+            // Not passed by `search`, which takes forced captures itself; one move anyway.
+            Some(Capture::Forced(e)) => list.push(e),
             Some(Capture::TakeOrDecline(take, decline)) => {
                 list.push(take);
                 list.push(decline);
@@ -310,7 +349,7 @@ mod tests {
     fn the_node_count_and_cap_belong_to_one_search() {
         let mut solver = Solver::new(16);
         let unlimited = Budget::iterations(u64::MAX);
-        let big = position(36);
+        let big = position(40);
         let mut moves = Vec::new();
         big.legal_moves(&mut moves);
         solver.solve(&big, &moves, &unlimited).expect("no limit");
