@@ -210,7 +210,7 @@ fn chain_theory_values_agree_with_the_oracle() {
 /// Wherever a box can be taken, the few moves `capture` keeps include an optimal one.
 #[test]
 fn capture_candidates_include_an_optimal_move() {
-    let mut seen = [0; 3];
+    let mut seen = [0; 4];
     // Random positions, and chains and loops just opened by a random edge.
     let mut rng = fastrand::Rng::with_seed(5);
     let mut moves = Vec::new();
@@ -230,6 +230,7 @@ fn capture_candidates_include_an_optimal_move() {
             Capture::Forced(_) => 0,
             Capture::TakeOrDecline(..) => 1,
             Capture::Several(_) => 2,
+            Capture::OpenFour(_) => 3,
         }] += 1;
     }
     assert!(seen.iter().all(|&n| n >= 10), "each kind of capture tested often: {seen:?}");
@@ -256,20 +257,21 @@ fn redundant_sacrifices_leave_an_optimal_move() {
     assert!(pruned > 500, "the rule left out only {pruned} moves");
 }
 
-/// The solver's bound: where the one box that can be taken ends a chain that can be
-/// declined (`Capture::TakeOrDecline`), the rest is worth at least 0 to the mover. (Not so
-/// with several chain ends: a chain open at both ends cannot be declined, and the
-/// counterexample this test found once is kept below.)
+/// The solver's bound: where the boxes offered can be declined (`Capture::TakeOrDecline`,
+/// `Capture::OpenFour`), the rest is worth at least 0 to the mover. (Not so with other
+/// chain ends: a 3-chain open at both ends cannot be declined, and the counterexample
+/// this test found once is kept below.)
 #[test]
 fn a_declinable_capture_is_worth_at_least_nothing() {
-    let mut declinable = 0;
+    let (mut declinable, mut four) = (0, 0);
     for undrawn in [8, 10, 12, 14, 16] {
         // Random play that hands boxes over now and then; then the boxes are taken one by
         // one, every declinable capture on the way checked.
         for mut p in positions(undrawn, 400, 300 + u64::from(undrawn)) {
             while let Some(capture) = p.capture() {
-                if let Capture::TakeOrDecline(..) = capture {
+                if let Capture::TakeOrDecline(..) | Capture::OpenFour(_) = capture {
                     declinable += 1;
+                    four += usize::from(matches!(capture, Capture::OpenFour(_)));
                     let future = oracle(&p, &mut HashMap::new());
                     assert!(future >= 0, "worth {future} to the mover\n{p}");
                 }
@@ -277,7 +279,7 @@ fn a_declinable_capture_is_worth_at_least_nothing() {
             }
         }
     }
-    assert!(declinable >= 50, "only {declinable} declinable captures");
+    assert!(declinable >= 50 && four >= 5, "only {declinable} declinable captures, {four} open fours");
     // A 3-chain open at both ends must be taken whole (its only "decline" takes a box and
     // keeps the turn), and then the mover opens the 4-chain left: 3 - 4.
     let undrawn = [(7, 4), (3, 6), (0, 5), (2, 5), (8, 5), (0, 7), (2, 7)];

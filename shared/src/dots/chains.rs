@@ -40,6 +40,11 @@ pub enum Capture {
     /// shared by all of them (the middle of an opened 4-loop or 4-chain) or one that
     /// takes a box itself. One bit per edge.
     Several(u64),
+    /// Four boxes in a row, both end boxes takeable (an opened loop's last four, or a
+    /// 4-chain open at both ends): each taking edge, and the edge between the middle two,
+    /// which declines at both ends at once (it takes nothing and hands over two pairs).
+    /// One bit per edge.
+    OpenFour(u64),
 }
 
 impl Capture {
@@ -47,7 +52,7 @@ impl Capture {
     pub fn take(self) -> Edge {
         match self {
             Capture::Forced(e) | Capture::TakeOrDecline(e, _) => e,
-            Capture::Several(mask) => mask.trailing_zeros() as Edge,
+            Capture::Several(mask) | Capture::OpenFour(mask) => mask.trailing_zeros() as Edge,
         }
     }
 
@@ -56,7 +61,7 @@ impl Capture {
         match self {
             Capture::Forced(e) => vec![e],
             Capture::TakeOrDecline(take, decline) => vec![take, decline],
-            Capture::Several(mask) => edges_in(mask).collect(),
+            Capture::Several(mask) | Capture::OpenFour(mask) => edges_in(mask).collect(),
         }
     }
 }
@@ -114,6 +119,9 @@ impl Position {
             [] => None,
             [(take, decline)] if self.declines_too_early(take, decline) => Some(Capture::Forced(take)),
             [(take, decline)] => Some(Capture::TakeOrDecline(take, decline)),
+            [(take_a, decline), (take_b, other)] if decline == other => {
+                Some(Capture::OpenFour(1 << take_a | 1 << take_b | 1 << decline))
+            }
             _ => {
                 let mut mask = 0u64;
                 for &(take, decline) in ends {

@@ -117,11 +117,12 @@ impl Solver {
                 other => break other,
             }
         };
-        // Where the box that can be taken ends a chain that can be declined, the mover can
-        // take both last boxes and move on (2 + R, R the rest's value) or hand them over
-        // (-2 - R): the same edges are drawn either way, so the better is at least 0. (Not
-        // so with several chain ends: a chain open at both ends cannot be declined.)
-        if matches!(capture, Some(Capture::TakeOrDecline(..))) && beta - taken <= 0 {
+        // Where the boxes offered can be declined (a chain's last two, or two pairs at
+        // once), the mover can take them and move on (n + R, R the rest's value) or hand
+        // them over (-n - R): the same edges are drawn either way, so the better is at
+        // least 0. (Not so with other chain ends: a 3-chain open at both ends cannot be
+        // declined.)
+        if matches!(capture, Some(Capture::TakeOrDecline(..) | Capture::OpenFour(_))) && beta - taken <= 0 {
             return taken;
         }
         taken + self.search_choice(&p, capture, alpha - taken, beta - taken, budget)
@@ -152,7 +153,7 @@ impl Solver {
                 list.push(take);
                 list.push(decline);
             }
-            Some(Capture::Several(mask)) => edges_in(mask).for_each(|e| list.push(e)),
+            Some(Capture::Several(mask) | Capture::OpenFour(mask)) => edges_in(mask).for_each(|e| list.push(e)),
             None => {
                 if let Some(parts) = p.simple_components() {
                     return loony_value(&parts);
