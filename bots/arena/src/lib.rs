@@ -6,6 +6,7 @@ pub mod games;
 pub mod human;
 pub mod journal;
 pub mod judge;
+pub mod paper_games;
 pub mod replay;
 pub mod runner;
 pub mod stats;

@@ -8,6 +8,7 @@ pub mod dots;
 pub mod nogo;
 
 use crate::game::{Game, Rules};
+use crate::search::flat_mc::FlatMc;
 use crate::search::memory::{Features, MemoryConfig, MemoryMcts};
 use crate::search::parallel::search_parallel;
 use crate::search::random::RandomMover;
@@ -202,6 +203,13 @@ pub fn generic_engines<G: Game>() -> Vec<EngineSpec<G>> {
             about: "plain UCT, C = sqrt(2), uniformly random playouts (the seeds' baseline)",
             features: &[],
             make: |seed, _| Box::new(mcts::uct::<G>(seed)),
+        },
+        EngineSpec {
+            name: "flat-mc",
+            about: "flat Monte Carlo: random playouts from each root move in turn, the best mean wins \
+                    (seed 000's baseline, the GGP platform's plain Monte Carlo player)",
+            features: &[],
+            make: |seed, _| Box::new(FlatMc::new(seed)),
         },
         EngineSpec {
             name: "random",

@@ -3,6 +3,7 @@
 pub mod alphabeta;
 pub mod clock;
 pub mod connect4;
+pub mod flat_mc;
 pub mod mcts;
 pub mod memory;
 pub mod parallel;
