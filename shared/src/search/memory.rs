@@ -27,7 +27,8 @@ pub struct MemoryConfig {
     pub name: &'static str,
     /// M: most entries kept (least recently used evicted).
     pub capacity: usize,
-    /// K nearest entries in a query.
+    /// K nearest entries in a query, the node's own live value included (K = 1: V_M is
+    /// that value alone, and no memory is kept).
     pub k: usize,
     /// Softmax temperature over similarities.
     pub temperature: f64,
@@ -50,6 +51,10 @@ impl MemoryConfig {
         exploration: std::f64::consts::SQRT_2,
         max_nodes: 1_000_000,
     };
+
+    /// Seed 000 as its Section 4 ran it: the memory query returns the node's own value, so
+    /// the method is UCT with the EMA back-up.
+    pub const AS_RUN: MemoryConfig = MemoryConfig { name: "mmcts-as-run", k: 1, ..MemoryConfig::PAPER };
 }
 
 #[derive(Debug, Clone)]
@@ -317,7 +322,9 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
                 n.visits += 1;
                 let step = if cfg.sigma > 0.0 && n.visits > 1 { cfg.sigma } else { 1.0 / f64::from(n.visits) };
                 n.value += step * (r - n.value);
-                if i == 0 {
+                // K = 1: V_M is the node's own value (seed 000 as its authors ran it), so
+                // the memory would cost without changing anything.
+                if i == 0 || cfg.k <= 1 {
                     continue;
                 }
                 // Memory: add on the first visit, update after; refresh the neighbours on
@@ -362,6 +369,22 @@ impl<G: Features> Engine<G> for MemoryMcts<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn as_run_is_the_same_search_as_a_memory_left_unused() {
+        // K = 1 skips the memory; lambda = 0 keeps it but never reads it: with the same
+        // seed both searches visit the same moves the same number of times.
+        use crate::search::connect4::Connect4;
+        let game = Connect4::default();
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        let unused = MemoryConfig { lambda: 0.0, ..MemoryConfig::PAPER };
+        let run = |config| MemoryMcts::<Connect4>::new(config, 5).search(&game, &moves, &Budget::iterations(400));
+        let (a, b) = (run(MemoryConfig::AS_RUN), run(unused));
+        assert_eq!(a.root_stats, b.root_stats);
+        // And the K nearest states do change the search.
+        assert_ne!(run(MemoryConfig::PAPER).root_stats, a.root_stats);
+    }
 
     #[test]
     fn full_memory_evicts_the_least_recently_used_entry() {

@@ -5,6 +5,11 @@
 //! paper's variant and a blend) against plain UCT at several times per move, in-process,
 //! colours alternating, starting positions varied by two random plies per pair.
 //!
+//! `experiments mmcts-paper --csv OUT.csv [--games ttt5,connect4,connect5,breakthrough]
+//! [--variants as-run,knn] [--sigmas 0.5,0.8] [--opponents flat-mc,uct]
+//! [--iterations 1000,2000,3000,4000] [--per-cell 100] [--jobs 2]`: seed 000's Section 4
+//! grid (`arena::paper_games::mmcts_grid`), one CSV line per cell.
+//!
 //! `experiments parallel [--iterations N]`: seed 001: wall time of a fixed total number of
 //! UCT iterations with one thread and with two root-parallel threads, for each game.
 //!
@@ -19,6 +24,7 @@
 
 use arena::games::{ArenaGame, GameName};
 use arena::judge::input_with_limit;
+use arena::paper_games::mmcts_grid::{self, Cell, Opponent, PaperGame, Variant};
 use arena::with_game;
 use botzone_games::ataxx::eval::{self, TERMS};
 use botzone_games::botzone::Transcript;
@@ -51,6 +57,29 @@ enum Command {
         /// Fixed iterations per move instead of time (isolates the method from its cost).
         #[arg(long, value_delimiter = ',')]
         iterations: Vec<u64>,
+    },
+    /// Seed 000's Section 4 grid: M-MCTS against flat Monte Carlo (the paper's baseline)
+    /// and against UCT, on its four games, per sigma and per budget; CSV out.
+    MmctsPaper {
+        #[arg(long, value_enum, default_value = "ttt5,connect4,connect5,breakthrough", value_delimiter = ',')]
+        games: Vec<PaperGame>,
+        #[arg(long, value_enum, default_value = "as-run,knn", value_delimiter = ',')]
+        variants: Vec<Variant>,
+        #[arg(long, default_value = "0.5,0.8", value_delimiter = ',')]
+        sigmas: Vec<f64>,
+        #[arg(long, value_enum, default_value = "flat-mc,uct", value_delimiter = ',')]
+        opponents: Vec<Opponent>,
+        /// Playouts per move for both sides, standing for the paper's 15, 30, 45 and 60 s.
+        #[arg(long, default_value = "1000,2000,3000,4000", value_delimiter = ',')]
+        iterations: Vec<u64>,
+        /// Games per cell (half with M-MCTS first).
+        #[arg(long, default_value_t = 100)]
+        per_cell: usize,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Where the CSV goes (one line per cell).
+        #[arg(long)]
+        csv: std::path::PathBuf,
     },
     /// Seed 001: wall time of one thread against two root-parallel threads.
     Parallel {
@@ -216,6 +245,30 @@ fn mmcts_experiment(games: usize, budgets: &[PerMove]) {
             println!("| {label} | {budget} | {games} | {w}-{d}-{l} | {:.1}% |", 100.0 * score);
         }
     }
+}
+
+fn mmcts_paper(cells: &[Cell], per_cell: usize, jobs: usize, csv: &std::path::Path) -> Result<(), String> {
+    let tallies = mmcts_grid::run(cells, per_cell, jobs);
+    let mut lines = vec![mmcts_grid::CSV_HEADER.to_string()];
+    println!("| game | variant | sigma | opponent | playouts per move | W-D-L | score | paper (vs flat MC) |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (cell, t) in cells.iter().zip(&tallies) {
+        lines.push(mmcts_grid::csv_line(cell, t));
+        println!(
+            "| {} | {:?} | {} | {:?} | {} | {}-{}-{} | {:.1}% | {} |",
+            cell.game,
+            cell.variant,
+            cell.sigma,
+            cell.opponent,
+            cell.iterations,
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score(),
+            cell.game.claim()
+        );
+    }
+    std::fs::write(csv, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", csv.display()))
 }
 
 fn time_parallel<G: Rules>(iterations: u64) -> (f64, f64) {
@@ -658,6 +711,21 @@ fn main() {
         Command::Texel { games, nodes, seed } => {
             texel(games, nodes, seed);
             Ok(())
+        }
+        Command::MmctsPaper { games, variants, sigmas, opponents, iterations, per_cell, jobs, csv } => {
+            let mut cells = Vec::new();
+            for &game in &games {
+                for &variant in &variants {
+                    for &sigma in &sigmas {
+                        for &opponent in &opponents {
+                            for &iterations in &iterations {
+                                cells.push(Cell { game, variant, sigma, opponent, iterations });
+                            }
+                        }
+                    }
+                }
+            }
+            mmcts_paper(&cells, per_cell, jobs, &csv)
         }
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)

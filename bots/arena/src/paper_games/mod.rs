@@ -5,3 +5,4 @@
 
 pub mod breakthrough;
 pub mod in_a_row;
+pub mod mmcts_grid;
