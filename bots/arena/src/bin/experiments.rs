@@ -10,6 +10,9 @@
 //! [--iterations 1000,2000,3000,4000] [--per-cell 100] [--jobs 2]`: seed 000's Section 4
 //! grid (`arena::paper_games::mmcts_grid`), one CSV line per cell.
 //!
+//! `experiments mmcts-figures --csv GRID.csv [--out shared/figures]`: its figures, one SVG
+//! per game (win rate against playouts per move).
+//!
 //! `experiments parallel [--iterations N]`: seed 001: wall time of a fixed total number of
 //! UCT iterations with one thread and with two root-parallel threads, for each game.
 //!
@@ -77,9 +80,18 @@ enum Command {
         per_cell: usize,
         #[arg(long, default_value_t = 2)]
         jobs: usize,
-        /// Where the CSV goes (one line per cell).
+        /// The CSV the cells' lines are appended to as they finish (a new file gets the
+        /// header first).
         #[arg(long)]
         csv: std::path::PathBuf,
+    },
+    /// The seed 000 grid's figures (SVG), one per game, from `mmcts-paper`'s CSV.
+    MmctsFigures {
+        #[arg(long)]
+        csv: std::path::PathBuf,
+        /// The folder the figures go to (`mmcts_GAME.svg`).
+        #[arg(long, default_value = "shared/figures")]
+        out: std::path::PathBuf,
     },
     /// Seed 001: wall time of one thread against two root-parallel threads.
     Parallel {
@@ -248,12 +260,25 @@ fn mmcts_experiment(games: usize, budgets: &[PerMove]) {
 }
 
 fn mmcts_paper(cells: &[Cell], per_cell: usize, jobs: usize, csv: &std::path::Path) -> Result<(), String> {
-    let tallies = mmcts_grid::run(cells, per_cell, jobs);
-    let mut lines = vec![mmcts_grid::CSV_HEADER.to_string()];
+    use std::io::Write;
+    // Lines are appended as cells finish (a new file gets the header), so that a grid cut
+    // short keeps what it finished; a finished line is flushed at once.
+    let fresh = !csv.exists();
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(csv);
+    let file = std::sync::Mutex::new(file.map_err(|e| format!("{}: {e}", csv.display()))?);
+    if fresh {
+        writeln!(file.lock().expect("unpoisoned"), "{}", mmcts_grid::CSV_HEADER).map_err(|e| e.to_string())?;
+    }
+    let done = |cell: &Cell, t: &mmcts_grid::Tally| {
+        let mut f = file.lock().expect("unpoisoned");
+        if let Err(e) = writeln!(f, "{}", mmcts_grid::csv_line(cell, t)).and_then(|()| f.flush()) {
+            eprintln!("experiments: {}: {e}", csv.display());
+        }
+    };
+    let tallies = mmcts_grid::run(cells, per_cell, jobs, &done);
     println!("| game | variant | sigma | opponent | playouts per move | W-D-L | score | paper (vs flat MC) |");
     println!("|---|---|---|---|---|---|---|---|");
     for (cell, t) in cells.iter().zip(&tallies) {
-        lines.push(mmcts_grid::csv_line(cell, t));
         println!(
             "| {} | {:?} | {} | {:?} | {} | {}-{}-{} | {:.1}% | {} |",
             cell.game,
@@ -268,7 +293,7 @@ fn mmcts_paper(cells: &[Cell], per_cell: usize, jobs: usize, csv: &std::path::Pa
             cell.game.claim()
         );
     }
-    std::fs::write(csv, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", csv.display()))
+    Ok(())
 }
 
 fn time_parallel<G: Rules>(iterations: u64) -> (f64, f64) {
@@ -727,6 +752,11 @@ fn main() {
             }
             mmcts_paper(&cells, per_cell, jobs, &csv)
         }
+        Command::MmctsFigures { csv, out } => arena::paper_games::figures::draw(&csv, &out).map(|files| {
+            for f in files {
+                println!("{}", f.display());
+            }
+        }),
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
         }

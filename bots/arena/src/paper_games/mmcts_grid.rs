@@ -138,8 +138,9 @@ impl Cell {
 }
 
 /// Plays every cell's `games` games on `jobs` threads (a progress bar over all games) and
-/// returns each cell's tally, in the order given.
-pub fn run(cells: &[Cell], games: usize, jobs: usize) -> Vec<Tally> {
+/// returns each cell's tally, in the order given; `done` hears of each cell as soon as its
+/// last game ends (so that a long grid's results are kept as they come).
+pub fn run(cells: &[Cell], games: usize, jobs: usize, done: &(dyn Fn(&Cell, &Tally) + Sync)) -> Vec<Tally> {
     let tallies = Mutex::new(vec![Tally::default(); cells.len()]);
     let next = AtomicUsize::new(0);
     let total = cells.len() * games;
@@ -158,6 +159,9 @@ pub fn run(cells: &[Cell], games: usize, jobs: usize) -> Vec<Tally> {
                     s if s > 0.75 => t[cell].wins += 1,
                     s if s < 0.25 => t[cell].losses += 1,
                     _ => t[cell].draws += 1,
+                }
+                if t[cell].games() as usize == games {
+                    done(&cells[cell], &t[cell]);
                 }
                 bar.inc(1);
             });
@@ -199,7 +203,9 @@ mod tests {
             opponent: Opponent::FlatMc,
             iterations: 50,
         };
-        let tallies = run(&[cell], 4, 2);
+        let finished = Mutex::new(0);
+        let tallies = run(&[cell], 4, 2, &|_, t| *finished.lock().unwrap() += t.games());
+        assert_eq!(*finished.lock().unwrap(), 4, "the cell is reported once, when complete");
         assert_eq!(tallies[0].games(), 4);
         // The same game index gives the same game: the seeds come from it.
         assert_eq!(cell.play(1, 4), cell.play(1, 4));
