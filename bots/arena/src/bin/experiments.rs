@@ -654,7 +654,8 @@ fn dots_perfect(
             }
         }
         println!(
-            "{n} undrawn: {} positions, {won} won, the engine kept {kept} of them within {ms} ms (slowest answer {} ms); {unknown} verdicts not reached within {cap_s} s",
+            "{n} undrawn: {} positions, {won} won, the engine kept {kept} of them within {ms} ms (slowest \
+             answer {} ms); {unknown} verdicts not reached within {cap_s} s",
             positions.len(),
             slowest.as_millis()
         );

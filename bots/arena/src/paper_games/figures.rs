@@ -6,6 +6,9 @@ use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// A figure's lines: label to (playouts per move, score) points.
+type Lines<'a> = BTreeMap<&'a str, Vec<(u64, f64)>>;
+
 /// One CSV line of `experiments mmcts-paper`.
 struct Row {
     game: String,
@@ -44,7 +47,7 @@ fn parse(csv: &str) -> Result<Vec<Row>, String> {
 pub fn draw(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
     let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
     let rows = parse(&text)?;
-    let mut games: BTreeMap<&str, BTreeMap<&str, Vec<(u64, f64)>>> = BTreeMap::new();
+    let mut games: BTreeMap<&str, Lines> = BTreeMap::new();
     for r in &rows {
         games.entry(&r.game).or_default().entry(&r.label).or_default().push((r.iterations, r.score));
     }
