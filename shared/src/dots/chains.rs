@@ -36,9 +36,9 @@ pub enum Capture {
     /// first edge), or decline with the double-dealing edge (the second), the far side of
     /// the next box.
     TakeOrDecline(Edge, Edge),
-    /// Several chain ends can be taken: each taking edge, plus a double-dealing edge
-    /// shared by all of them (the middle of an opened 4-loop or 4-chain) or one that
-    /// takes a box itself. One bit per edge.
+    /// Several chain ends can be taken (other than [`Capture::OpenFour`]): each taking
+    /// edge, plus a double-dealing edge shared by all of them or one that takes a box
+    /// itself. One bit per edge.
     Several(u64),
     /// Four boxes in a row, both end boxes takeable (an opened loop's last four, or a
     /// 4-chain open at both ends): each taking edge, and the edge between the middle two,
