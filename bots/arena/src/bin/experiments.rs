@@ -10,11 +10,13 @@
 //! [--iterations 1000,2000,3000,4000] [--per-cell 100] [--jobs 2]`: seed 000's Section 4
 //! grid (`arena::paper_games::mmcts_grid`), one CSV line per cell.
 //!
-//! `experiments mmcts-figures --csv GRID.csv [--out shared/figures]`: its figures, one SVG
-//! per game (win rate against playouts per move).
+//! `experiments figures [--dir shared/figures]`: every figure (SVG) from the CSV files
+//! there: the seed 000 grid's (score against playouts per move, one per game) and seed
+//! 001's (wall time against workers).
 //!
-//! `experiments parallel [--iterations N]`: seed 001: wall time of a fixed total number of
-//! UCT iterations with one thread and with two root-parallel threads, for each game.
+//! `experiments parallel [--iterations N] [--workers 1,2] [--csv OUT]`: seed 001: wall
+//! time of a fixed total number of UCT iterations split over N root-parallel threads (the
+//! first count listed is the base), for each game.
 //!
 //! `experiments texel [--games N] [--nodes N]`: tunes the Ataxx evaluation's weights:
 //! self-play of the `ab` engine from random openings, then a logistic fit of the game
@@ -85,18 +87,22 @@ enum Command {
         #[arg(long)]
         csv: std::path::PathBuf,
     },
-    /// The seed 000 grid's figures (SVG), one per game, from `mmcts-paper`'s CSV.
-    MmctsFigures {
-        #[arg(long)]
-        csv: std::path::PathBuf,
-        /// The folder the figures go to (`mmcts_GAME.svg`).
+    /// Every figure (SVG) from the CSV files in a folder: `mmcts_paper.csv` (seed 000's
+    /// grid, one figure per game), `parallel.csv` (seed 001's wall time).
+    Figures {
         #[arg(long, default_value = "shared/figures")]
-        out: std::path::PathBuf,
+        dir: std::path::PathBuf,
     },
     /// Seed 001: wall time of one thread against two root-parallel threads.
     Parallel {
         #[arg(long, default_value_t = 40_000)]
         iterations: u64,
+        /// Worker counts to time (each doing iterations / N).
+        #[arg(long, default_value = "1,2", value_delimiter = ',')]
+        workers: Vec<u64>,
+        /// Also write the timings as CSV (game,workers,iterations,seconds).
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
     },
     /// Time safety: runs a bot on N positions from seeded random games, each answer a fresh
     /// process fed the full history with `time_limit`, and times it from spawn to exit.
@@ -296,29 +302,40 @@ fn mmcts_paper(cells: &[Cell], per_cell: usize, jobs: usize, csv: &std::path::Pa
     Ok(())
 }
 
-fn time_parallel<G: Rules>(iterations: u64) -> (f64, f64) {
+/// Wall time of `iterations` plain-UCT iterations from the start, split over `workers`
+/// root-parallel threads.
+fn time_parallel<G: Rules>(iterations: u64, workers: u64) -> f64 {
     let game = G::start();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let time = |threads: u64| {
-        let mut engines: Vec<Box<dyn Engine<G>>> =
-            (0..threads).map(|i| Box::new(mcts::uct::<G>(i)) as Box<dyn Engine<G>>).collect();
-        let start = Instant::now();
-        search_parallel(&mut engines, &game, &moves, &Budget::iterations(iterations / threads));
-        start.elapsed().as_secs_f64()
-    };
-    (time(1), time(2))
+    let mut engines: Vec<Box<dyn Engine<G>>> =
+        (0..workers).map(|i| Box::new(mcts::uct::<G>(i)) as Box<dyn Engine<G>>).collect();
+    let start = Instant::now();
+    search_parallel(&mut engines, &game, &moves, &Budget::iterations(iterations / workers));
+    start.elapsed().as_secs_f64()
 }
 
-fn parallel_experiment(iterations: u64) {
-    println!("| game | {iterations} iterations, 1 thread | 2 threads x {} | ratio |", iterations / 2);
-    println!("|---|---|---|---|");
-    for (name, (one, two)) in [
-        ("ataxx", time_parallel::<ataxx::Position>(iterations)),
-        ("nogo", time_parallel::<nogo::Position>(iterations)),
-        ("dots", time_parallel::<dots::Position>(iterations)),
-    ] {
-        println!("| {name} | {one:.3} s | {two:.3} s | {:.0}% |", 100.0 * two / one);
+fn parallel_experiment(iterations: u64, workers: &[u64], csv: Option<&std::path::Path>) -> Result<(), String> {
+    let mut lines = vec!["game,workers,iterations,seconds".to_string()];
+    println!("| game | workers | iterations each | wall time | against 1 worker |");
+    println!("|---|---|---|---|---|");
+    for name in ["ataxx", "nogo", "dots"] {
+        let mut one = None;
+        for &n in workers {
+            let n = n.max(1);
+            let seconds = match name {
+                "ataxx" => time_parallel::<ataxx::Position>(iterations, n),
+                "nogo" => time_parallel::<nogo::Position>(iterations, n),
+                _ => time_parallel::<dots::Position>(iterations, n),
+            };
+            let base = *one.get_or_insert(seconds);
+            println!("| {name} | {n} | {} | {seconds:.3} s | {:.0}% |", iterations / n, 100.0 * seconds / base);
+            lines.push(format!("{name},{n},{iterations},{seconds:.4}"));
+        }
+    }
+    match csv {
+        Some(path) => std::fs::write(path, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", path.display())),
+        None => Ok(()),
     }
 }
 
@@ -730,10 +747,7 @@ fn main() {
             mmcts_experiment(games, &budgets);
             Ok(())
         }
-        Command::Parallel { iterations } => {
-            parallel_experiment(iterations);
-            Ok(())
-        }
+        Command::Parallel { iterations, workers, csv } => parallel_experiment(iterations, &workers, csv.as_deref()),
         Command::Texel { games, nodes, seed } => {
             texel(games, nodes, seed);
             Ok(())
@@ -753,7 +767,7 @@ fn main() {
             }
             mmcts_paper(&cells, per_cell, jobs, &csv)
         }
-        Command::MmctsFigures { csv, out } => arena::paper_games::figures::draw(&csv, &out).map(|files| {
+        Command::Figures { dir } => arena::paper_games::figures::draw_all(&dir).map(|files| {
             for f in files {
                 println!("{}", f.display());
             }
