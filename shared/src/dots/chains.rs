@@ -126,7 +126,8 @@ impl Position {
                 let mut mask = 0u64;
                 for &(take, decline) in ends {
                     mask |= 1 << take;
-                    if self.boxes_completed_by(decline) > 0 || ends.iter().all(|&(_, d)| d == decline) {
+                    // `three` holds the boxes an edge completes: no need to count sides again.
+                    if EDGE_BOXES[decline as usize] & three != 0 || ends.iter().all(|&(_, d)| d == decline) {
                         mask |= 1 << decline;
                     }
                 }

@@ -5,7 +5,7 @@
 //! step diagonally onto an empty cell or a capture.)
 
 use botzone_games::game::{Game, Outcome, Player};
-use botzone_games::search::memory::Features;
+use botzone_games::search::memory::{signed_cells, Features};
 
 const SIZE: u8 = 6;
 const CELLS: u8 = SIZE * SIZE;
@@ -104,13 +104,9 @@ impl Game for Breakthrough {
 impl Features for Breakthrough {
     fn features(&self) -> Vec<f32> {
         let me = self.to_move;
+        let (mine, theirs) = (self.pawns(me), self.pawns(me.other()));
         let view = |c: u8| if me == Player::First { c } else { CELLS - 1 - c };
-        (0..CELLS)
-            .map(|c| {
-                let cell = view(c);
-                f32::from(i8::from(self.pawns(me) >> cell & 1 != 0) - i8::from(self.pawns(me.other()) >> cell & 1 != 0))
-            })
-            .collect()
+        signed_cells(CELLS, |c| mine >> view(c) & 1 != 0, |c| theirs >> view(c) & 1 != 0)
     }
 }
 

@@ -3,7 +3,7 @@
 //! (Large) is 5 x 5 with five in a row, Connect 5 is 8 x 8 with five.
 
 use botzone_games::game::{Game, Outcome, Player};
-use botzone_games::search::memory::Features;
+use botzone_games::search::memory::{signed_cells, Features};
 
 /// Cell `N * row + column` is bit of that index in each side's word (N at most 8).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -88,7 +88,7 @@ impl<const N: u32, const K: u32> Game for InARow<N, K> {
 impl<const N: u32, const K: u32> Features for InARow<N, K> {
     fn features(&self) -> Vec<f32> {
         let (me, them) = (self.marks[self.to_move.index()], self.marks[self.to_move.other().index()]);
-        (0..Self::CELLS).map(|c| f32::from(i8::from(me >> c & 1 != 0) - i8::from(them >> c & 1 != 0))).collect()
+        signed_cells(Self::CELLS as u8, |c| me >> c & 1 != 0, |c| them >> c & 1 != 0)
     }
 }
 
