@@ -2,11 +2,13 @@
 //! local-AI connector share this library.
 
 pub mod competitor;
+pub mod figures;
 pub mod games;
 pub mod human;
 pub mod journal;
 pub mod judge;
 pub mod paper_games;
+pub mod parallel_match;
 pub mod replay;
 pub mod runner;
 pub mod stats;

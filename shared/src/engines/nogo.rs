@@ -218,8 +218,11 @@ pub fn registry() -> Registry<Position> {
             name: "seed",
             about: "seed 002: UCT whose new children start at the position score S/M (eyes, tiger mouths, \
                     forbidden points)",
-            features: &[],
-            make: |seed, _| Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, SEED_002, seed)),
+            features: &[("prior", "new children start at S/M (off: plain UCT with the same random playouts)")],
+            make: |seed, without| {
+                let policy = Seed002 { weight: if without.has("prior") { 0.0 } else { SEED_002.weight }, ..SEED_002 };
+                Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, policy, seed))
+            },
         },
         mmcts_engine(),
     ];

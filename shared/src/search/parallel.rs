@@ -60,6 +60,18 @@ pub fn search_parallel<G: Game>(
     SearchResult { score, depth: 0, best, summary, nodes, root_stats: merged }
 }
 
+/// N root-parallel searches as one engine (each gets the whole budget: with an iteration
+/// budget, N times the iterations of one).
+pub struct RootParallel<G: Game> {
+    pub engines: Vec<Box<dyn Engine<G>>>,
+}
+
+impl<G: Game> Engine<G> for RootParallel<G> {
+    fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
+        search_parallel(&mut self.engines, game, root_moves, budget)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

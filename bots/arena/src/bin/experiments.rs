@@ -14,6 +14,11 @@
 //! there: the seed 000 grid's (score against playouts per move, one per game) and seed
 //! 001's (wall time against workers).
 //!
+//! `experiments parallel-match --csv OUT [--per-worker 100,1000] [--ratios 1,1.5,2]
+//! [--games ataxx,nogo,dots] [--per-cell 100]`: seed 001's strength claim: two
+//! root-parallel UCT workers of N iterations each against one UCT of r * N
+//! (`arena::parallel_match`).
+//!
 //! `experiments parallel [--iterations N] [--workers 1,2] [--csv OUT]`: seed 001: wall
 //! time of a fixed total number of UCT iterations split over N root-parallel threads (the
 //! first count listed is the base), for each game.
@@ -92,6 +97,24 @@ enum Command {
     Figures {
         #[arg(long, default_value = "shared/figures")]
         dir: std::path::PathBuf,
+    },
+    /// Seed 001's strength at equal iterations: two root-parallel UCT workers of N
+    /// iterations each against one UCT of r * N, per game; CSV out (appended).
+    ParallelMatch {
+        /// Iterations per worker (the paper: 100).
+        #[arg(long, default_value = "100,1000", value_delimiter = ',')]
+        per_worker: Vec<u64>,
+        /// The single search's iterations as multiples of one worker's.
+        #[arg(long, default_value = "1,1.5,2", value_delimiter = ',')]
+        ratios: Vec<f64>,
+        #[arg(long, default_value = "ataxx,nogo,dots", value_delimiter = ',')]
+        games: Vec<GameName>,
+        #[arg(long, default_value_t = 100)]
+        per_cell: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        csv: std::path::PathBuf,
     },
     /// Seed 001: wall time of one thread against two root-parallel threads.
     Parallel {
@@ -337,6 +360,54 @@ fn parallel_experiment(iterations: u64, workers: &[u64], csv: Option<&std::path:
         Some(path) => std::fs::write(path, lines.join("\n") + "\n").map_err(|e| format!("{}: {e}", path.display())),
         None => Ok(()),
     }
+}
+
+fn parallel_match(
+    games: &[GameName],
+    per_worker: &[u64],
+    ratios: &[f64],
+    per_cell: usize,
+    seed: u64,
+    csv: &std::path::Path,
+) -> Result<(), String> {
+    use arena::parallel_match::{csv_line, run, CSV_HEADER};
+    use std::io::Write;
+    let fresh = !csv.exists();
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(csv);
+    let mut file = file.map_err(|e| format!("{}: {e}", csv.display()))?;
+    if fresh {
+        writeln!(file, "{CSV_HEADER}").map_err(|e| e.to_string())?;
+    }
+    let cells = games.len() * per_worker.len() * ratios.len();
+    let bar = indicatif::ProgressBar::new((cells * per_cell) as u64);
+    println!("| game | per worker | serial | W-D-L (2 workers) | score | Elo [95%] |");
+    println!("|---|---|---|---|---|---|");
+    for &game in games {
+        for &n in per_worker {
+            for &r in ratios {
+                let serial = (n as f64 * r).round() as u64;
+                let before = bar.position();
+                let done = |g: usize| bar.set_position(before + g as u64);
+                let (name, tally) = with_game!(game, G => (G::NAME, run::<G>(n, serial, per_cell, seed, &done)));
+                let line = csv_line(name, n, serial, &tally);
+                writeln!(file, "{line}").and_then(|()| file.flush()).map_err(|e| format!("{}: {e}", csv.display()))?;
+                let (low, high) = tally.elo_interval();
+                bar.suspend(|| {
+                    println!(
+                        "| {} | {n} | {serial} | {}-{}-{} | {:.1}% | {:+.0} [{low:+.0}, {high:+.0}] |",
+                        name,
+                        tally.wins,
+                        tally.draws,
+                        tally.losses,
+                        100.0 * tally.score(),
+                        tally.elo()
+                    )
+                });
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(())
 }
 
 /// One training position: the evaluation's terms, the number of empty squares, and the
@@ -747,6 +818,9 @@ fn main() {
             mmcts_experiment(games, &budgets);
             Ok(())
         }
+        Command::ParallelMatch { per_worker, ratios, games, per_cell, seed, csv } => {
+            parallel_match(&games, &per_worker, &ratios, per_cell, seed, &csv)
+        }
         Command::Parallel { iterations, workers, csv } => parallel_experiment(iterations, &workers, csv.as_deref()),
         Command::Texel { games, nodes, seed } => {
             texel(games, nodes, seed);
@@ -767,7 +841,7 @@ fn main() {
             }
             mmcts_paper(&cells, per_cell, jobs, &csv)
         }
-        Command::Figures { dir } => arena::paper_games::figures::draw_all(&dir).map(|files| {
+        Command::Figures { dir } => arena::figures::draw_all(&dir).map(|files| {
             for f in files {
                 println!("{}", f.display());
             }

@@ -4,6 +4,5 @@
 //! `botzone_games::search::connect4`.
 
 pub mod breakthrough;
-pub mod figures;
 pub mod in_a_row;
 pub mod mmcts_grid;

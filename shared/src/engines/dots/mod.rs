@@ -42,9 +42,13 @@ impl Evaluator<Position> for BoxDifference {
 pub struct Seed004 {
     pub opening_moves: u32,
     pub middle_end: u32,
+    /// The opening's greedy bonus G (off: G = 0 throughout).
+    pub greedy_bonus: bool,
+    /// C falling from 1.5 to 0.5 across the middle game (off: C = 1 throughout).
+    pub falling_c: bool,
 }
 
-pub const SEED_004: Seed004 = Seed004 { opening_moves: 10, middle_end: 30 };
+pub const SEED_004: Seed004 = Seed004 { opening_moves: 10, middle_end: 30, greedy_bonus: true, falling_c: true };
 
 impl Policy<Position> for Seed004 {
     fn has_knowledge(&self) -> bool {
@@ -52,7 +56,7 @@ impl Policy<Position> for Seed004 {
     }
 
     fn knowledge(&self, parent: &Position, e: Edge) -> Knowledge {
-        if parent.drawn_count() >= self.opening_moves {
+        if !self.greedy_bonus || parent.drawn_count() >= self.opening_moves {
             return Knowledge::default();
         }
         let g = if parent.boxes_completed_by(e) > 0 {
@@ -69,7 +73,7 @@ impl Policy<Position> for Seed004 {
     /// paper's sqrt(2 ln N / T) is C*sqrt(2)*sqrt(ln N / T) in our formula.)
     fn exploration(&self, root: &Position, _base: f64) -> f64 {
         let drawn = root.drawn_count();
-        let c = if drawn < self.opening_moves {
+        let c = if !self.falling_c || drawn < self.opening_moves {
             1.0
         } else {
             let t = f64::from(drawn - self.opening_moves) / f64::from(self.middle_end - self.opening_moves);
@@ -291,13 +295,28 @@ pub fn registry() -> Registry<Position> {
             name: "seed",
             about: "seed 004: UCT with greedy bonus G in the opening, falling C in the middle game, \
                     alpha-beta once 30 edges remain, early stop",
-            features: &[],
-            make: |seed, _| {
-                let config = MctsConfig { name: "seed004", bias_decays: false, early_stop: true, ..MctsConfig::UCT };
+            features: &[
+                ("greedy-bonus", "the opening's bonus G for edges that take (+0.2) or give (-0.05) a box"),
+                ("falling-c", "C falling from 1.5 to 0.5 across the middle game (off: C = 1 throughout)"),
+                ("endgame", "alpha-beta once 30 edges remain (off: UCT to the end)"),
+                ("early-stop", "stop once one root move's mean beats every other move's upper bound"),
+            ],
+            make: |seed, without| {
+                let config = MctsConfig {
+                    name: "seed004",
+                    bias_decays: false,
+                    early_stop: !without.has("early-stop"),
+                    ..MctsConfig::UCT
+                };
+                let policy = Seed004 {
+                    greedy_bonus: !without.has("greedy-bonus"),
+                    falling_c: !without.has("falling-c"),
+                    ..SEED_004
+                };
                 Box::new(ThreeStage {
-                    mcts: Mcts::new(config, SEED_004, seed),
+                    mcts: Mcts::new(config, policy, seed),
                     endgame: seed_endgame(),
-                    endgame_edges: 30,
+                    endgame_edges: if without.has("endgame") { 0 } else { 30 },
                 })
             },
         },

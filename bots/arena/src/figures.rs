@@ -1,0 +1,341 @@
+//! The experiments' figures, drawn from their CSV files in one folder: the seed 000 grid
+//! as the paper draws its figures 3-6 (for each game, M-MCTS's score against the budget
+//! per move, one line per variant, sigma and opponent), seed 001's wall time against
+//! the number of root-parallel workers, and each bot's Elo log against the time per move.
+
+use crate::stats::Tally;
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A figure's lines: label to (x, y) points.
+type Lines = BTreeMap<String, Vec<(f64, f64)>>;
+
+/// One CSV line of `experiments mmcts-paper`.
+struct Row {
+    game: String,
+    /// Variant, sigma and opponent, as the line's label.
+    label: String,
+    iterations: u64,
+    score: f64,
+}
+
+fn parse(csv: &str) -> Result<Vec<Row>, String> {
+    let mut lines = csv.lines();
+    let header = lines.next().ok_or("empty CSV")?;
+    if header != crate::paper_games::mmcts_grid::CSV_HEADER {
+        return Err(format!("unexpected CSV header: {header}"));
+    }
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split(',').collect();
+            let bad = || format!("line {}: {l}", i + 2);
+            if f.len() != 10 {
+                return Err(bad());
+            }
+            Ok(Row {
+                game: f[0].to_string(),
+                label: format!("{} sigma {} vs {}", f[1], f[2], f[3]),
+                iterations: f[4].parse().map_err(|_| bad())?,
+                score: f[9].parse().map_err(|_| bad())?,
+            })
+        })
+        .collect()
+}
+
+/// Draws `lines` into an SVG at `path`, with a grey reference line at `reference` across
+/// the x range.
+fn plot(
+    path: &Path,
+    title: &str,
+    axes: (&str, &str),
+    y_range: std::ops::Range<f64>,
+    lines: &Lines,
+    reference: &[(f64, f64)],
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let max_x = lines.values().flatten().map(|p| p.0).fold(1.0, f64::max);
+    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..max_x * 1.1, y_range)
+        .map_err(|e| err(&e))?;
+    chart.configure_mesh().x_desc(axes.0).y_desc(axes.1).draw().map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new(reference.iter().copied(), BLACK.mix(0.3))).map_err(|e| err(&e))?;
+    for (i, (label, points)) in lines.iter().enumerate() {
+        let mut points = points.clone();
+        points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(label.as_str())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::LowerRight)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Writes `DIR/mmcts_GAME.svg` for each game in the seed 000 grid's CSV; returns the files
+/// written.
+pub fn draw_mmcts(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let rows = parse(&text)?;
+    let mut games: BTreeMap<&str, Lines> = BTreeMap::new();
+    for r in &rows {
+        games.entry(&r.game).or_default().entry(r.label.clone()).or_default().push((r.iterations as f64, r.score));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+    for (game, lines) in &games {
+        let path = dir.join(format!("mmcts_{game}.svg"));
+        let max_x = lines.values().flatten().map(|p| p.0).fold(1.0, f64::max);
+        let title = format!("Seed 000, {game}: M-MCTS score against the budget");
+        let axes = ("playouts per move (each side)", "M-MCTS score");
+        plot(&path, &title, axes, 0.0..1.0, lines, &[(0.0, 0.5), (max_x * 1.1, 0.5)])?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Writes `DIR/parallel_wall_time.svg` from seed 001's CSV (`experiments parallel --csv`):
+/// each game's wall time against the number of workers, as a share of one worker's, the
+/// ideal 1/N in grey.
+pub fn draw_parallel(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let mut lines = Lines::new();
+    let mut one: BTreeMap<String, f64> = BTreeMap::new();
+    for (i, l) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
+        let f: Vec<&str> = l.split(',').collect();
+        let bad = || format!("{}: line {}: {l}", csv.display(), i + 1);
+        let (game, workers, seconds) = match f[..] {
+            [g, w, _, s] => (g.to_string(), w.parse::<f64>().map_err(|_| bad())?, s.parse::<f64>().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        };
+        let base = *one.entry(game.clone()).or_insert(seconds);
+        lines.entry(game).or_default().push((workers, seconds / base));
+    }
+    let max_workers = lines.values().flatten().map(|p| p.0).fold(1.0, f64::max);
+    let ideal: Vec<(f64, f64)> = (1..=max_workers as u32).map(|n| (f64::from(n), 1.0 / f64::from(n))).collect();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("parallel_wall_time.svg");
+    let title = "Seed 001: wall time at equal total iterations (ideal 1/N in grey)";
+    plot(&path, title, ("root-parallel workers", "wall time / one worker's"), 0.0..1.2, &lines, &ideal)?;
+    Ok(path)
+}
+
+/// Writes `DIR/parallel_match.svg` from seed 001's match CSV (`experiments
+/// parallel-match`): two workers' score against one search, by the single search's
+/// iterations as a multiple of one worker's, one line per game and worker budget.
+pub fn draw_parallel_match(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    if header != crate::parallel_match::CSV_HEADER {
+        return Err(format!("{}: unexpected CSV header: {header}", csv.display()));
+    }
+    let mut series = Lines::new();
+    for (i, l) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let bad = || format!("{}: line {}: {l}", csv.display(), i + 2);
+        let f: Vec<&str> = l.split(',').collect();
+        let [game, per_worker, serial, _, _, _, _, score, ..] = f[..] else { return Err(bad()) };
+        let number = |s: &str| s.parse::<f64>().map_err(|_| bad());
+        let label = format!("{game}, {per_worker} iterations per worker");
+        series.entry(label).or_default().push((number(serial)? / number(per_worker)?, number(score)?));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("parallel_match.svg");
+    let title = "Seed 001: 2 workers x N iterations against one search of r x N";
+    let axes = ("r: the single search's iterations / one worker's", "2 workers' score");
+    let max_x = series.values().flatten().map(|p| p.0).fold(1.0, f64::max);
+    plot(&path, title, axes, 0.0..1.0, &series, &[(0.0, 0.5), (max_x * 1.1, 0.5)])?;
+    Ok(path)
+}
+
+/// The header of `elo_log.csv`: one match per line, the series it belongs to (a bot
+/// version against one opponent), W-D-L from A's side and the Elo interval the arena
+/// printed. Empty Elo fields are computed from W-D-L (trinomial: no pairs on record).
+pub const ELO_CSV_HEADER: &str = "game,series,time_ms,wins,draws,losses,elo,elo_low,elo_high";
+
+/// One match of the Elo log.
+struct EloPoint {
+    time_ms: f64,
+    elo: f64,
+    low: f64,
+    high: f64,
+}
+
+fn parse_elo(csv: &str) -> Result<BTreeMap<String, BTreeMap<String, Vec<EloPoint>>>, String> {
+    let mut lines = csv.lines();
+    let header = lines.next().ok_or("empty CSV")?;
+    if header != ELO_CSV_HEADER {
+        return Err(format!("unexpected CSV header: {header}"));
+    }
+    let mut games: BTreeMap<String, BTreeMap<String, Vec<EloPoint>>> = BTreeMap::new();
+    for (i, l) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let bad = || format!("line {}: {l}", i + 2);
+        let f: Vec<&str> = l.split(',').collect();
+        let [game, series, time_ms, wins, draws, losses, elo, low, high] = f[..] else { return Err(bad()) };
+        let count = |s: &str| s.parse::<u32>().map_err(|_| bad());
+        let tally = Tally { wins: count(wins)?, draws: count(draws)?, losses: count(losses)?, pair_scores: Vec::new() };
+        let (elo, low, high) = if elo.is_empty() {
+            let (low, high) = tally.elo_interval();
+            (tally.elo(), low, high)
+        } else {
+            let number = |s: &str| s.parse::<f64>().map_err(|_| bad());
+            (number(elo)?, number(low)?, number(high)?)
+        };
+        let time_ms = time_ms.parse().map_err(|_| bad())?;
+        let point = EloPoint { time_ms, elo, low, high };
+        games.entry(game.to_string()).or_default().entry(series.to_string()).or_default().push(point);
+    }
+    Ok(games)
+}
+
+/// Writes `DIR/elo_GAME.svg` for each game in the Elo log's CSV: each series' Elo with its
+/// 95% interval against the time per move (log scale), ±1200 meaning no game lost or won.
+pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let games = parse_elo(&text).map_err(|e| format!("{}: {e}", csv.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+    for (game, series) in &games {
+        let path = dir.join(format!("elo_{game}.svg"));
+        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+        let root = SVGBackend::new(&path, (860, 520)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{game}: Elo of A against B by time per move (95% intervals)"), ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d((60.0..1600.0).log_scale(), -1250.0..1250.0)
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_labels(8)
+            .x_label_formatter(&|ms| format!("{ms:.0}"))
+            .y_label_formatter(&|elo| format!("{elo:+.0}"))
+            .x_desc("time per move (ms, log scale)")
+            .y_desc("Elo (A vs B)")
+            .draw()
+            .map_err(|e| err(&e))?;
+        chart.draw_series(LineSeries::new([(60.0, 0.0), (1600.0, 0.0)], BLACK.mix(0.3))).map_err(|e| err(&e))?;
+        for (i, (label, points)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            // Series measured at the same times would hide each other's bars: each is
+            // nudged sideways by a few percent of the time.
+            let nudge = 1.0 + 0.025 * (i as f64 - series.len() as f64 / 2.0);
+            let mut line: Vec<(f64, f64)> = points.iter().map(|p| (p.time_ms * nudge, p.elo)).collect();
+            line.sort_by(|a, b| a.0.total_cmp(&b.0));
+            chart
+                .draw_series(LineSeries::new(line, color.stroke_width(2)))
+                .map_err(|e| err(&e))?
+                .label(label.as_str())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
+            let bars = points.iter().map(|p| ErrorBar::new_vertical(p.time_ms * nudge, p.low, p.elo, p.high, color, 6));
+            chart.draw_series(bars).map_err(|e| err(&e))?;
+            let dots = points.iter().map(|p| Circle::new((p.time_ms * nudge, p.elo), 3, color.filled()));
+            chart.draw_series(dots).map_err(|e| err(&e))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::LowerLeft)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+        written.push(path.clone());
+    }
+    Ok(written)
+}
+
+/// Every figure whose CSV is in `dir` (`mmcts_paper.csv`, `parallel.csv`,
+/// `parallel_match.csv`, `elo_log.csv`), drawn into `dir`; returns the files written.
+pub fn draw_all(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut written = Vec::new();
+    let mmcts = dir.join("mmcts_paper.csv");
+    if mmcts.exists() {
+        written.extend(draw_mmcts(&mmcts, dir)?);
+    }
+    let parallel = dir.join("parallel.csv");
+    if parallel.exists() {
+        written.push(draw_parallel(&parallel, dir)?);
+    }
+    let parallel_match = dir.join("parallel_match.csv");
+    if parallel_match.exists() {
+        written.push(draw_parallel_match(&parallel_match, dir)?);
+    }
+    let elo = dir.join("elo_log.csv");
+    if elo.exists() {
+        written.extend(draw_elo(&elo, dir)?);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_each_figure_from_its_csv_and_rejects_a_wrong_header() {
+        let dir = std::env::temp_dir().join(format!("mmcts_figures_{}", std::process::id()));
+        let csv = dir.join("grid.csv");
+        std::fs::create_dir_all(&dir).unwrap();
+        let body = "ttt5,AsRun,0.5,FlatMc,1000,10,5,2,3,0.6000\nttt5,AsRun,0.5,FlatMc,2000,10,6,0,4,0.6000\n\
+                    connect4,Knn,0.8,Uct,1000,10,1,0,9,0.1000\n";
+        std::fs::write(&csv, format!("{}\n{body}", crate::paper_games::mmcts_grid::CSV_HEADER)).unwrap();
+        let files = draw_mmcts(&csv, &dir).unwrap();
+        assert_eq!(files.len(), 2);
+        let svg = std::fs::read_to_string(dir.join("mmcts_ttt5.svg")).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("AsRun sigma 0.5 vs FlatMc"), "{svg:.200}");
+        std::fs::write(&csv, format!("game,x\n{body}")).unwrap();
+        assert!(draw_mmcts(&csv, &dir).is_err());
+        std::fs::write(dir.join("parallel.csv"), "game,workers,iterations,seconds\nnogo,1,100,2.0\nnogo,2,100,1.2\n")
+            .unwrap();
+        std::fs::remove_file(&csv).unwrap();
+        let all = draw_all(&dir).unwrap();
+        assert_eq!(all, vec![dir.join("parallel_wall_time.svg")]);
+        let svg = std::fs::read_to_string(&all[0]).unwrap();
+        assert!(svg.contains("nogo"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_elo_log_computes_a_missing_interval_and_rejects_a_short_line() {
+        let text = format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,\nnogo,A vs B,1000,4,0,16,-241,-1200,-70\n");
+        let games = parse_elo(&text).unwrap();
+        let points = &games["nogo"]["A vs B"];
+        assert_eq!(points.len(), 2);
+        // 75% is +191 Elo; the trinomial interval lies around it, above zero.
+        assert!((points[0].elo - 190.8).abs() < 0.5, "{}", points[0].elo);
+        assert!(points[0].low > 0.0 && points[0].high > points[0].elo);
+        assert_eq!((points[1].elo, points[1].low, points[1].high), (-241.0, -1200.0, -70.0));
+        assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0\n")).is_err());
+        let dir = std::env::temp_dir().join(format!("elo_figures_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("elo_log.csv"), &text).unwrap();
+        let matches = format!("{}\ndots,100,150,10,4,0,6,0.4000,-70,-300,150\n", crate::parallel_match::CSV_HEADER);
+        std::fs::write(dir.join("parallel_match.csv"), matches).unwrap();
+        let files = draw_all(&dir).unwrap();
+        assert_eq!(files, vec![dir.join("parallel_match.svg"), dir.join("elo_nogo.svg")]);
+        assert!(std::fs::read_to_string(&files[0]).unwrap().contains("dots, 100 iterations per worker"));
+        assert!(std::fs::read_to_string(&files[1]).unwrap().contains("A vs B"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

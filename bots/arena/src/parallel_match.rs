@@ -1,0 +1,101 @@
+//! Seed 001's strength claim, at equal iterations: two root-parallel workers of `n`
+//! iterations each against one search of `r * n` (the paper: 2 x 100 about even with 150).
+//! Both sides plain UCT, in-process, paired openings (two random plies, colours swapped),
+//! so the result does not depend on the machine's load. At r = 2 the work is equal (one
+//! core, as on Botzone); at r = 1 the time is equal on two cores.
+
+use crate::stats::Tally;
+use botzone_games::game::{Player, Rules};
+use botzone_games::search::mcts;
+use botzone_games::search::parallel::RootParallel;
+use botzone_games::search::{Budget, Engine};
+
+pub const CSV_HEADER: &str = "game,per_worker,serial,games,wins,draws,losses,score,elo,elo_low,elo_high";
+
+/// The first player's reward (1, 0.5, 0) when `players` play from `start`, each move
+/// with its own iteration count.
+fn play<G: Rules>(start: &G, players: &mut [(Box<dyn Engine<G>>, u64); 2]) -> f64 {
+    let mut g = start.clone();
+    let mut moves = Vec::new();
+    loop {
+        if let Some(outcome) = g.outcome() {
+            return outcome.reward(Player::First);
+        }
+        g.legal_moves(&mut moves);
+        let (engine, iterations) = &mut players[g.to_move().index()];
+        let mv = engine.search(&g, &moves, &Budget::iterations(*iterations)).best;
+        g.play(mv);
+    }
+}
+
+/// `games` games (pairs share an opening) of two workers with `per_worker` iterations
+/// each (A) against one search of `serial` iterations (B); A's tally.
+pub fn run<G: Rules>(per_worker: u64, serial: u64, games: usize, seed: u64, done: &dyn Fn(usize)) -> Tally {
+    let mut tally = Tally::default();
+    let mut pair = 0.0;
+    let mut moves = Vec::new();
+    for game in 0..games {
+        let mut rng = fastrand::Rng::with_seed(seed.wrapping_add((game / 2) as u64));
+        let mut start = G::start();
+        for _ in 0..2 {
+            start.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            start.play(moves[rng.usize(..moves.len())]);
+        }
+        let engine_seed = seed.wrapping_mul(1000).wrapping_add(game as u64 * 3);
+        let workers: Vec<Box<dyn Engine<G>>> =
+            (0..2).map(|i| Box::new(mcts::uct::<G>(engine_seed + i)) as Box<dyn Engine<G>>).collect();
+        let a: (Box<dyn Engine<G>>, u64) = (Box::new(RootParallel { engines: workers }), per_worker);
+        let b: (Box<dyn Engine<G>>, u64) = (Box::new(mcts::uct::<G>(engine_seed + 2)), serial);
+        let a_first = game % 2 == 0;
+        let first = if a_first { play(&start, &mut [a, b]) } else { play(&start, &mut [b, a]) };
+        let score = if a_first { first } else { 1.0 - first };
+        match score {
+            s if s > 0.75 => tally.wins += 1,
+            s if s < 0.25 => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+        pair += score;
+        if game % 2 == 1 {
+            tally.pair_scores.push(pair);
+            pair = 0.0;
+        }
+        done(game + 1);
+    }
+    tally
+}
+
+pub fn csv_line(game: &str, per_worker: u64, serial: u64, tally: &Tally) -> String {
+    let (low, high) = tally.elo_interval();
+    format!(
+        "{game},{per_worker},{serial},{},{},{},{},{:.4},{:.0},{:.0},{:.0}",
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        tally.score(),
+        tally.elo(),
+        low,
+        high
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botzone_games::dots;
+
+    #[test]
+    fn more_iterations_beat_fewer_and_the_tally_holds_every_pair() {
+        // Two workers of 400 iterations against one search of 20: A should win clearly.
+        let tally = run::<dots::Position>(400, 20, 8, 5, &|_| {});
+        assert_eq!(tally.games(), 8);
+        assert_eq!(tally.pair_scores.len(), 4);
+        assert!(tally.score() > 0.6, "{tally:?}");
+        let line = csv_line("dots", 400, 20, &tally);
+        assert_eq!(line.split(',').count(), CSV_HEADER.split(',').count());
+        assert!(line.starts_with("dots,400,20,8,"));
+    }
+}
