@@ -374,12 +374,13 @@ mod tests {
     fn as_run_is_the_same_search_as_a_memory_left_unused() {
         // K = 1 skips the memory; lambda = 0 keeps it but never reads it: with the same
         // seed both searches visit the same moves the same number of times.
-        use crate::search::connect4::Connect4;
-        let game = Connect4::default();
+        use crate::game::Rules;
+        use crate::nogo::Position;
+        let game = Position::start();
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let unused = MemoryConfig { lambda: 0.0, ..MemoryConfig::PAPER };
-        let run = |config| MemoryMcts::<Connect4>::new(config, 5).search(&game, &moves, &Budget::iterations(400));
+        let run = |config| MemoryMcts::<Position>::new(config, 5).search(&game, &moves, &Budget::iterations(400));
         let (a, b) = (run(MemoryConfig::AS_RUN), run(unused));
         assert_eq!(a.root_stats, b.root_stats);
         // And the K nearest states do change the search.

@@ -2,7 +2,6 @@
 
 pub mod alphabeta;
 pub mod clock;
-pub mod connect4;
 pub mod flat_mc;
 pub mod mcts;
 pub mod memory;

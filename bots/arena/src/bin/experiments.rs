@@ -34,13 +34,13 @@
 
 use arena::games::{ArenaGame, GameName};
 use arena::judge::input_with_limit;
+use arena::paper_games::connect4::Connect4;
 use arena::paper_games::mmcts_grid::{self, Cell, Opponent, PaperGame, Variant};
 use arena::with_game;
 use botzone_games::ataxx::eval::{self, TERMS};
 use botzone_games::botzone::Transcript;
 use botzone_games::engines::{ataxx::ab, Without};
 use botzone_games::game::{Game, Player, Rules};
-use botzone_games::search::connect4::Connect4;
 use botzone_games::search::mcts;
 use botzone_games::search::memory::{MemoryConfig, MemoryMcts};
 use botzone_games::search::parallel::search_parallel;

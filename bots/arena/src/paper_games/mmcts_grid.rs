@@ -4,9 +4,9 @@
 //! paper's 50 games, then roles swapped).
 
 use super::breakthrough::Breakthrough;
+use super::connect4::Connect4;
 use super::in_a_row::{Connect5, TicTacToe5};
 use botzone_games::game::Player;
-use botzone_games::search::connect4::Connect4;
 use botzone_games::search::flat_mc::FlatMc;
 use botzone_games::search::mcts;
 use botzone_games::search::memory::{Features, MemoryConfig, MemoryMcts};

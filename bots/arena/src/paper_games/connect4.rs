@@ -1,11 +1,14 @@
-//! Connect 4 on the standard 6x7 board: a small test game beside the search code (seed
-//! 000's experiments), not a bot.
+//! Connect 4 on the standard 6x7 board: a test game of seed 000's experiments, not a
+//! bot. Its tests also check the generic searches the experiments lean on (flat Monte
+//! Carlo, the memory-augmented MCTS as the paper ran it) on a game small enough to reason
+//! about.
 //!
 //! Bitboard layout: column-major with one spare bit on top of each column, bit
 //! 7*column + row (row 0 at the bottom), so that shifts by 1 (vertical), 7 (horizontal),
 //! 6 and 8 (diagonals) never wrap into a neighbouring column's cells.
 
-use crate::game::{Game, Outcome, Player};
+use botzone_games::game::{Game, Outcome, Player};
+use botzone_games::search::memory::Features;
 
 const HEIGHT: u32 = 6;
 const WIDTH: u32 = 7;
@@ -113,7 +116,7 @@ impl Game for Connect4 {
     }
 }
 
-impl super::memory::Features for Connect4 {
+impl Features for Connect4 {
     fn features(&self) -> Vec<f32> {
         self.cells_for_side_to_move()
     }
@@ -147,5 +150,21 @@ mod tests {
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         assert_eq!(moves, vec![0, 1, 2, 4, 5, 6]);
+    }
+
+    #[test]
+    fn flat_monte_carlo_takes_an_immediate_win() {
+        use botzone_games::search::{flat_mc::FlatMc, Budget, Engine};
+        // First player has three in column 0; the second has stones in column 1.
+        let mut g = Connect4::default();
+        for c in [0, 1, 0, 1, 0, 1] {
+            g.play(c);
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let result = FlatMc::new(3).search(&g, &moves, &Budget::iterations(700));
+        assert_eq!(result.best, 0, "column 0 wins at once: {}", result.summary);
+        assert!(result.root_stats.iter().all(|s| s.1 == 100), "{:?}", result.root_stats);
+        assert_eq!(result.root_stats[0].2, 1.0);
     }
 }
