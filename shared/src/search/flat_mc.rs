@@ -58,7 +58,6 @@ impl<G: Game> Engine<G> for FlatMc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
     use crate::nogo::Position;
 
     #[test]

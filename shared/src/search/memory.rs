@@ -374,7 +374,6 @@ mod tests {
     fn as_run_is_the_same_search_as_a_memory_left_unused() {
         // K = 1 skips the memory; lambda = 0 keeps it but never reads it: with the same
         // seed both searches visit the same moves the same number of times.
-        use crate::game::Rules;
         use crate::nogo::Position;
         let game = Position::start();
         let mut moves = Vec::new();
