@@ -11,8 +11,9 @@
 //! grid (`arena::paper_games::mmcts_grid`), one CSV line per cell.
 //!
 //! `experiments figures [--dir shared/figures]`: every figure (SVG) from the CSV files
-//! there: the seed 000 grid's (score against playouts per move, one per game) and seed
-//! 001's (wall time against workers).
+//! there: the seed 000 grid's (score against playouts per move, one per game), seed 001's
+//! (wall time against workers; two workers' score against one search's iterations) and
+//! each bot's Elo log against the time per move (`arena::figures`).
 //!
 //! `experiments parallel-match --csv OUT [--per-worker 100,1000] [--ratios 1,1.5,2]
 //! [--games ataxx,nogo,dots] [--per-cell 100]`: seed 001's strength claim: two
@@ -93,7 +94,8 @@ enum Command {
         csv: std::path::PathBuf,
     },
     /// Every figure (SVG) from the CSV files in a folder: `mmcts_paper.csv` (seed 000's
-    /// grid, one figure per game), `parallel.csv` (seed 001's wall time).
+    /// grid, one figure per game), `parallel.csv` and `parallel_match.csv` (seed 001),
+    /// `elo_log.csv` (each bot's Elo against the time per move).
     Figures {
         #[arg(long, default_value = "shared/figures")]
         dir: std::path::PathBuf,
