@@ -11,6 +11,25 @@ use std::path::{Path, PathBuf};
 /// A figure's lines: label to (x, y) points.
 type Lines = BTreeMap<String, Vec<(f64, f64)>>;
 
+/// The data lines of a CSV text whose first line must be `header`, each with its line
+/// number; blank lines skipped.
+fn data_lines<'a>(text: &'a str, header: &str) -> Result<Vec<(usize, &'a str)>, String> {
+    let mut lines = text.lines();
+    let first = lines.next().ok_or("empty CSV")?;
+    if first != header {
+        return Err(format!("unexpected CSV header: {first}"));
+    }
+    Ok(lines.enumerate().map(|(i, l)| (i + 2, l)).filter(|(_, l)| !l.trim().is_empty()).collect())
+}
+
+/// A CSV file's text, or what kept it from being read.
+fn read(csv: &Path) -> Result<String, String> {
+    std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))
+}
+
+/// The header of `parallel.csv` (`experiments parallel --csv`).
+pub const PARALLEL_CSV_HEADER: &str = "game,workers,iterations,seconds";
+
 /// One CSV line of `experiments mmcts-paper`.
 struct Row {
     game: String,
@@ -21,17 +40,11 @@ struct Row {
 }
 
 fn parse(csv: &str) -> Result<Vec<Row>, String> {
-    let mut lines = csv.lines();
-    let header = lines.next().ok_or("empty CSV")?;
-    if header != crate::paper_games::mmcts_grid::CSV_HEADER {
-        return Err(format!("unexpected CSV header: {header}"));
-    }
-    lines
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
+    data_lines(csv, crate::paper_games::mmcts_grid::CSV_HEADER)?
+        .into_iter()
+        .map(|(n, l)| {
             let f: Vec<&str> = l.split(',').collect();
-            let bad = || format!("line {}: {l}", i + 2);
+            let bad = || format!("line {n}: {l}");
             if f.len() != 10 {
                 return Err(bad());
             }
@@ -92,8 +105,7 @@ fn plot(
 /// Writes `DIR/mmcts_GAME.svg` for each game in the seed 000 grid's CSV; returns the files
 /// written.
 pub fn draw_mmcts(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
-    let rows = parse(&text)?;
+    let rows = parse(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
     let mut games: BTreeMap<&str, Lines> = BTreeMap::new();
     for r in &rows {
         games.entry(&r.game).or_default().entry(r.label.clone()).or_default().push((r.iterations as f64, r.score));
@@ -115,12 +127,12 @@ pub fn draw_mmcts(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
 /// each game's wall time against the number of workers, as a share of one worker's, the
 /// ideal 1/N in grey.
 pub fn draw_parallel(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let text = read(csv)?;
     let mut lines = Lines::new();
     let mut one: BTreeMap<String, f64> = BTreeMap::new();
-    for (i, l) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
+    for (n, l) in data_lines(&text, PARALLEL_CSV_HEADER).map_err(|e| format!("{}: {e}", csv.display()))? {
         let f: Vec<&str> = l.split(',').collect();
-        let bad = || format!("{}: line {}: {l}", csv.display(), i + 1);
+        let bad = || format!("{}: line {n}: {l}", csv.display());
         let (game, workers, seconds) = match f[..] {
             [g, w, _, s] => (g.to_string(), w.parse::<f64>().map_err(|_| bad())?, s.parse::<f64>().map_err(|_| bad())?),
             _ => return Err(bad()),
@@ -141,15 +153,10 @@ pub fn draw_parallel(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
 /// parallel-match`): two workers' score against one search, by the single search's
 /// iterations as a multiple of one worker's, one line per game and worker budget.
 pub fn draw_parallel_match(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
-    let mut lines = text.lines();
-    let header = lines.next().unwrap_or_default();
-    if header != crate::parallel_match::CSV_HEADER {
-        return Err(format!("{}: unexpected CSV header: {header}", csv.display()));
-    }
+    let text = read(csv)?;
     let mut series = Lines::new();
-    for (i, l) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let bad = || format!("{}: line {}: {l}", csv.display(), i + 2);
+    for (n, l) in data_lines(&text, crate::parallel_match::CSV_HEADER).map_err(|e| format!("{}: {e}", csv.display()))? {
+        let bad = || format!("{}: line {n}: {l}", csv.display());
         let f: Vec<&str> = l.split(',').collect();
         let [game, per_worker, serial, _, _, _, _, score, ..] = f[..] else { return Err(bad()) };
         let number = |s: &str| s.parse::<f64>().map_err(|_| bad());
@@ -179,14 +186,9 @@ struct EloPoint {
 }
 
 fn parse_elo(csv: &str) -> Result<BTreeMap<String, BTreeMap<String, Vec<EloPoint>>>, String> {
-    let mut lines = csv.lines();
-    let header = lines.next().ok_or("empty CSV")?;
-    if header != ELO_CSV_HEADER {
-        return Err(format!("unexpected CSV header: {header}"));
-    }
     let mut games: BTreeMap<String, BTreeMap<String, Vec<EloPoint>>> = BTreeMap::new();
-    for (i, l) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let bad = || format!("line {}: {l}", i + 2);
+    for (n, l) in data_lines(csv, ELO_CSV_HEADER)? {
+        let bad = || format!("line {n}: {l}");
         let f: Vec<&str> = l.split(',').collect();
         let [game, series, time_ms, wins, draws, losses, elo, low, high] = f[..] else { return Err(bad()) };
         let count = |s: &str| s.parse::<u32>().map_err(|_| bad());
@@ -208,8 +210,7 @@ fn parse_elo(csv: &str) -> Result<BTreeMap<String, BTreeMap<String, Vec<EloPoint
 /// Writes `DIR/elo_GAME.svg` for each game in the Elo log's CSV: each series' Elo with its
 /// 95% interval against the time per move (log scale), ±1200 meaning no game lost or won.
 pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
-    let games = parse_elo(&text).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let games = parse_elo(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut written = Vec::new();
     for (game, series) in &games {
@@ -306,7 +307,7 @@ mod tests {
         assert!(svg.starts_with("<svg") && svg.contains("AsRun sigma 0.5 vs FlatMc"), "{svg:.200}");
         std::fs::write(&csv, format!("game,x\n{body}")).unwrap();
         assert!(draw_mmcts(&csv, &dir).is_err());
-        std::fs::write(dir.join("parallel.csv"), "game,workers,iterations,seconds\nnogo,1,100,2.0\nnogo,2,100,1.2\n")
+        std::fs::write(dir.join("parallel.csv"), format!("{PARALLEL_CSV_HEADER}\nnogo,1,100,2.0\nnogo,2,100,1.2\n"))
             .unwrap();
         std::fs::remove_file(&csv).unwrap();
         let all = draw_all(&dir).unwrap();

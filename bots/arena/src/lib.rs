@@ -5,6 +5,7 @@ pub mod competitor;
 pub mod figures;
 pub mod games;
 pub mod human;
+pub mod in_process;
 pub mod journal;
 pub mod judge;
 pub mod paper_games;

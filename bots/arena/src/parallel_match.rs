@@ -4,6 +4,7 @@
 //! so the result does not depend on the machine's load. At r = 2 the work is equal (one
 //! core, as on Botzone); at r = 1 the time is equal on two cores.
 
+use crate::in_process::play_out;
 use crate::stats::Tally;
 use botzone_games::game::{Player, Rules};
 use botzone_games::search::mcts;
@@ -11,22 +12,6 @@ use botzone_games::search::parallel::RootParallel;
 use botzone_games::search::{Budget, Engine};
 
 pub const CSV_HEADER: &str = "game,per_worker,serial,games,wins,draws,losses,score,elo,elo_low,elo_high";
-
-/// The first player's reward (1, 0.5, 0) when `players` play from `start`, each move
-/// with its own iteration count.
-fn play<G: Rules>(start: &G, players: &mut [(Box<dyn Engine<G>>, u64); 2]) -> f64 {
-    let mut g = start.clone();
-    let mut moves = Vec::new();
-    loop {
-        if let Some(outcome) = g.outcome() {
-            return outcome.reward(Player::First);
-        }
-        g.legal_moves(&mut moves);
-        let (engine, iterations) = &mut players[g.to_move().index()];
-        let mv = engine.search(&g, &moves, &Budget::iterations(*iterations)).best;
-        g.play(mv);
-    }
-}
 
 /// `games` games (pairs share an opening) of two workers with `per_worker` iterations
 /// each (A) against one search of `serial` iterations (B); A's tally.
@@ -47,10 +32,13 @@ pub fn run<G: Rules>(per_worker: u64, serial: u64, games: usize, seed: u64, done
         let engine_seed = seed.wrapping_mul(1000).wrapping_add(game as u64 * 3);
         let workers: Vec<Box<dyn Engine<G>>> =
             (0..2).map(|i| Box::new(mcts::uct::<G>(engine_seed + i)) as Box<dyn Engine<G>>).collect();
-        let a: (Box<dyn Engine<G>>, u64) = (Box::new(RootParallel { engines: workers }), per_worker);
-        let b: (Box<dyn Engine<G>>, u64) = (Box::new(mcts::uct::<G>(engine_seed + 2)), serial);
+        let a: Box<dyn Engine<G>> = Box::new(RootParallel { engines: workers });
+        let b: Box<dyn Engine<G>> = Box::new(mcts::uct::<G>(engine_seed + 2));
         let a_first = game % 2 == 0;
-        let first = if a_first { play(&start, &mut [a, b]) } else { play(&start, &mut [b, a]) };
+        let mut players = if a_first { [a, b] } else { [b, a] };
+        let a_side = if a_first { Player::First } else { Player::Second };
+        let iterations = |side| Budget::iterations(if side == a_side { per_worker } else { serial });
+        let first = play_out(&start, &mut players, iterations);
         let score = if a_first { first } else { 1.0 - first };
         match score {
             s if s > 0.75 => tally.wins += 1,

@@ -34,6 +34,7 @@
 //! with `--verdict` what the bot asks (a winning move, else the smallest loss).
 
 use arena::games::{ArenaGame, GameName};
+use arena::in_process::play_out;
 use arena::judge::input_with_limit;
 use arena::paper_games::connect4::Connect4;
 use arena::paper_games::mmcts_grid::{self, Cell, Opponent, PaperGame, Variant};
@@ -224,20 +225,11 @@ enum PerMove {
     Iterations(u64),
 }
 
-fn play<G: Game>(start: &G, players: &mut [Box<dyn Engine<G>>; 2], per_move: PerMove) -> f64 {
-    let mut g = start.clone();
-    let mut moves = Vec::new();
-    loop {
-        g.legal_moves(&mut moves);
-        if moves.is_empty() {
-            return g.outcome().expect("over").reward(Player::First);
-        }
-        let budget = match per_move {
-            PerMove::Ms(ms) => Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms))),
-            PerMove::Iterations(n) => Budget::iterations(n),
-        };
-        let mv = players[g.to_move().index()].search(&g, &moves, &budget).best;
-        g.play(mv);
+/// `per_move` as a budget, a time budget starting now.
+fn budget(per_move: PerMove) -> Budget {
+    match per_move {
+        PerMove::Ms(ms) => Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms))),
+        PerMove::Iterations(n) => Budget::iterations(n),
     }
 }
 
@@ -272,7 +264,7 @@ fn mmcts_experiment(games: usize, budgets: &[PerMove]) {
                 let uct: Box<dyn Engine<Connect4>> = Box::new(mcts::uct::<Connect4>(game as u64 + 7));
                 let memory_first = game % 2 == 0;
                 let mut players = if memory_first { [memory, uct] } else { [uct, memory] };
-                let first = play(&start, &mut players, per_move);
+                let first = play_out(&start, &mut players, |_| budget(per_move));
                 let score = if memory_first { first } else { 1.0 - first };
                 match score {
                     s if s > 0.75 => w += 1,
@@ -341,7 +333,7 @@ fn time_parallel<G: Rules>(iterations: u64, workers: u64) -> f64 {
 }
 
 fn parallel_experiment(iterations: u64, workers: &[u64], csv: Option<&std::path::Path>) -> Result<(), String> {
-    let mut lines = vec!["game,workers,iterations,seconds".to_string()];
+    let mut lines = vec![arena::figures::PARALLEL_CSV_HEADER.to_string()];
     println!("| game | workers | iterations each | wall time | against 1 worker |");
     println!("|---|---|---|---|---|");
     for name in ["ataxx", "nogo", "dots"] {

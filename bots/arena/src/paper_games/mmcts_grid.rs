@@ -6,7 +6,7 @@
 use super::breakthrough::Breakthrough;
 use super::connect4::Connect4;
 use super::in_a_row::{Connect5, TicTacToe5};
-use botzone_games::game::Player;
+use crate::in_process::play_out;
 use botzone_games::search::flat_mc::FlatMc;
 use botzone_games::search::mcts;
 use botzone_games::search::memory::{Features, MemoryConfig, MemoryMcts};
@@ -123,16 +123,11 @@ impl Cell {
         };
         let memory_first = index < games.div_ceil(2);
         let mut players = if memory_first { [memory, opponent] } else { [opponent, memory] };
-        let mut g = G::default();
-        let mut moves = Vec::new();
-        loop {
-            g.legal_moves(&mut moves);
-            if moves.is_empty() {
-                let first = g.outcome().expect("no move means the game is over").reward(Player::First);
-                return if memory_first { first } else { 1.0 - first };
-            }
-            let mv = players[g.to_move().index()].search(&g, &moves, &Budget::iterations(self.iterations)).best;
-            g.play(mv);
+        let first = play_out(&G::default(), &mut players, |_| Budget::iterations(self.iterations));
+        if memory_first {
+            first
+        } else {
+            1.0 - first
         }
     }
 }
