@@ -84,8 +84,15 @@ impl Solver {
         (canon + 1, s)
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (crate::game::mix64(key) as usize) & (self.table.len() - 1)
+    /// The first of the two slots a key may occupy.
+    fn pair(&self, key: u64) -> usize {
+        (crate::game::mix64(key) as usize) & (self.table.len() - 2)
+    }
+
+    /// The slot holding `key`, if either of its pair does.
+    fn probe(&self, key: u64) -> Option<usize> {
+        let pair = self.pair(key);
+        (pair..pair + 2).find(|&i| self.table[i].key == key)
     }
 
     /// The value of drawing `e` for the side that draws it, searched in `(alpha, beta)`.
@@ -165,8 +172,8 @@ impl Solver {
         let (key, sym) = Self::key(p);
         // Two slots per key: a hit in either; a store replaces the same key, else the
         // entry of the smaller search.
-        let pair = self.slot(key) & !1;
-        let found = (pair..pair + 2).find(|&i| self.table[i].key == key);
+        let pair = self.pair(key);
+        let found = self.probe(key);
         let slot = found.map_or_else(Slot::default, |i| self.table[i]);
         let mut hint = None;
         if slot.key == key {
@@ -193,9 +200,7 @@ impl Solver {
             for &e in moves.iter() {
                 let mut child = *p;
                 child.play(e);
-                let (child_key, _) = Self::key(&child);
-                let child_pair = self.slot(child_key) & !1;
-                if let Some(i) = (child_pair..child_pair + 2).find(|&i| self.table[i].key == child_key) {
+                if let Some(i) = self.probe(Self::key(&child).0) {
                     let v = -i32::from(self.table[i].upper);
                     if v >= beta {
                         return v;
