@@ -272,7 +272,7 @@ fn early_stop_ends_a_search_with_one_obvious_move() {
     assert!(iters < 100_000, "{}", r.summary);
 }
 
-/// NoGo's default engine hands late positions to its alpha-beta solver: wherever plain
+/// NoGo's default engine hands late positions to its proof search: wherever plain
 /// minimax says the side to move wins, the engine's move wins too (and says it was proven).
 #[test]
 fn nogo_engine_plays_proven_wins_late_in_the_game() {

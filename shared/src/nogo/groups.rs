@@ -89,6 +89,10 @@ impl GroupBoard {
         self.stones[0].or(self.stones[1]).not()
     }
 
+    pub fn stones(&self, player: Player) -> Bitboard {
+        self.stones[player.index()]
+    }
+
     /// The points each side may play, by the rule of [`Position::legal_for_both`].
     pub fn legal_for_both(&self) -> [Bitboard; 2] {
         let empty = self.empty();

@@ -190,7 +190,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// The NoGo late solver on positions from logged arena games.
+    /// The NoGo endgame proof search on positions from logged arena games.
     NogoSolver {
         /// An arena log (`arena nogo --log`).
         #[arg(long)]
@@ -204,6 +204,23 @@ enum Command {
         /// Also print each position's value for the side to move and its legal points.
         #[arg(long)]
         each: bool,
+        /// A node cap for each position instead of the time (load-independent).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// The earlier solver instead: iterative-deepening alpha-beta on the whole-board
+        /// position, ordered by legal points (for comparison).
+        #[arg(long)]
+        alpha_beta: bool,
+    },
+    /// Where each logged NoGo game was decided: from its end backwards, each position's
+    /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
+    NogoTrace {
+        /// An arena log (`arena nogo --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        /// Nodes the proof search may spend on each position.
+        #[arg(long, default_value_t = 2_000_000)]
+        nodes: u64,
     },
     /// Fits the Ataxx evaluation's weights to self-play results (Texel's method).
     Texel {
@@ -765,36 +782,86 @@ fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo
     Ok(found)
 }
 
-fn nogo_solver(log: &std::path::Path, plies: &[usize], cap_s: f64, each: bool) -> Result<(), String> {
+fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
+    use botzone_games::botzone::BotzoneGame;
+    use botzone_games::engines::nogo::solver::{Proven, Solver};
+    let mut solver = Solver::new(16 << 20);
+    for (line, moves) in logged_games(log)? {
+        let mut positions = vec![nogo::Position::start()];
+        for value in &moves {
+            let point = nogo::Position::parse_json_move(value).map_err(|e| format!("line {line}: {e}"))?;
+            let point = point.ok_or_else(|| format!("line {line}: a pass in a NoGo game"))?;
+            let mut p = *positions.last().expect("the start is there");
+            p.try_play(point).map_err(|e| format!("line {line}: {e}"))?;
+            positions.push(p);
+        }
+        // From the end back, until three positions in a row are beyond the search.
+        let mut trace = Vec::new();
+        let mut unsolved_run = 0;
+        for (ply, p) in positions.iter().enumerate().rev() {
+            let winner = match solver.solve(p, &Budget::iterations(nodes)) {
+                Some(Proven::Win(_)) => Some(p.to_move()),
+                Some(Proven::Loss) => Some(p.to_move().other()),
+                None => None,
+            };
+            trace.push(format!("{ply}{}", winner.map_or("?", |w| if w == Player::First { "B" } else { "W" })));
+            unsolved_run = if winner.is_none() { unsolved_run + 1 } else { 0 };
+            if unsolved_run == 3 {
+                break;
+            }
+        }
+        trace.reverse();
+        println!("line {line}: {}", trace.join(" "));
+    }
+    Ok(())
+}
+
+fn nogo_solver(
+    log: &std::path::Path,
+    plies: &[usize],
+    cap_s: f64,
+    nodes: Option<u64>,
+    each: bool,
+    alpha_beta: bool,
+) -> Result<(), String> {
+    use botzone_games::engines::nogo::{late_solver, solver::Solver};
     use botzone_games::search::alphabeta::WIN;
     let mut moves = Vec::new();
     for &ply in plies {
         let mut tally = SolverTally::default();
         for p in &logged_nogo_positions(log, ply)? {
-            p.legal_moves(&mut moves);
-            let mut solver = botzone_games::engines::nogo::late_solver();
             let start = Instant::now();
-            let budget = Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s)));
-            let (score, _, _) = solver.iterate(p, &moves, &budget);
-            let value = if score >= WIN / 2 {
-                Some("win")
-            } else if score <= -WIN / 2 {
-                Some("loss")
+            let budget = match nodes {
+                Some(n) => Budget::iterations(n),
+                None => Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s))),
+            };
+            let (value, nodes) = if alpha_beta {
+                p.legal_moves(&mut moves);
+                let mut solver = late_solver();
+                let (score, _, _) = solver.iterate(p, &moves, &budget);
+                let value = (score.abs() >= WIN / 2).then_some(score > 0);
+                (value, solver.nodes())
             } else {
-                None
+                let mut solver = Solver::new(16 << 20);
+                let proven = solver.solve(p, &budget);
+                (proven.map(|v| v != botzone_games::engines::nogo::solver::Proven::Loss), solver.nodes())
             };
             let seconds = start.elapsed().as_secs_f64();
             if each {
                 let legal = p.legal_for_both();
                 let me = p.to_move().index();
+                let value = match value {
+                    Some(true) => "win",
+                    Some(false) => "loss",
+                    None => "unsolved",
+                };
                 println!(
-                    "  ply {ply}: {} legal for the side to move, {} for the other: {} in {seconds:.2} s",
+                    "  ply {ply}: {} legal for the side to move, {} for the other: {value} in {seconds:.2} s",
                     legal[me].count(),
                     legal[1 - me].count(),
-                    value.unwrap_or("unsolved")
                 );
             }
-            tally.add(seconds, solver.nodes(), value.is_some());
+            tally.add(seconds, nodes, value.is_some());
         }
         tally.print(&format!("ply {ply}"), cap_s);
     }
@@ -846,7 +913,10 @@ fn main() {
         Command::DotsPerfect { log, undrawn, ms, engine, cap_s, seed } => {
             dots_perfect(&log, &undrawn, ms, engine.as_deref(), cap_s, seed)
         }
-        Command::NogoSolver { log, plies, cap_s, each } => nogo_solver(&log, &plies, cap_s, each),
+        Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
+            nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
+        }
+        Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
         }

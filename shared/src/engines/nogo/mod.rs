@@ -1,16 +1,19 @@
 //! NoGo engines: `mcts` (count-weighted RAVE, solver, HappyNoGo's playouts that fill points
-//! both sides can play first, late expansion, a late alpha-beta solver), `seed` (seed 002's UCT with initial values
+//! both sides can play first, late expansion, an endgame proof search), `seed` (seed 002's UCT with initial values
 //! S/M), and the generic `uct` and `random`.
+
+pub mod solver;
 
 use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{self, seed_score, SEED_WEIGHTS};
 use crate::nogo::groups::{decisive_playout, shared_points_playout, uniform_playout};
 use crate::nogo::{GroupBoard, Point, Position, CENTRE};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, Rave};
 use crate::search::memory::{signed_cells, Features};
 use crate::search::{Budget, Engine, Score, SearchResult};
+use solver::{Proven, Solver};
 
 /// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
 /// an offset from an even result), worth `weight` virtual visits.
@@ -88,7 +91,8 @@ impl Evaluator<Position> for Mobility {
     }
 }
 
-/// The late solver: alpha-beta, exact (no pruning that could cost a proof), moves ordered
+/// The earlier late solver, kept as a reference for the proof search's tests and
+/// measurements: alpha-beta, exact (no pruning that could cost a proof), moves ordered
 /// by the difference in legal points.
 pub fn late_solver() -> AlphaBeta<Position, Mobility> {
     let config = AlphaBetaConfig {
@@ -103,11 +107,11 @@ pub fn late_solver() -> AlphaBeta<Position, Mobility> {
 }
 
 /// The `mcts` engine: MCTS, but once both sides together have at most `few_points` legal
-/// points an alpha-beta solver gets `share` of the time first, and a win it proves is
+/// points the endgame solver gets `share` of the time first, and a win it proves is
 /// played (a proven loss leaves the choice to MCTS, which picks the hardest to refute).
 pub struct SolveLate {
     mcts: Mcts<Position, Seed002>,
-    solver: AlphaBeta<Position, Mobility>,
+    solver: Solver,
     few_points: u32,
     share: f64,
 }
@@ -116,23 +120,25 @@ impl Engine<Position> for SolveLate {
     fn search(&mut self, game: &Position, root_moves: &[Point], budget: &Budget) -> SearchResult<Point> {
         let legal = game.legal_for_both();
         if legal[0].count() + legal[1].count() <= self.few_points {
-            let (score, best, depth) = self.solver.iterate(game, root_moves, &budget.share(self.share, 20.0));
-            if score >= WIN / 2 {
-                let summary = format!("solver: win in {} plies, depth {depth}", WIN - score);
-                return SearchResult {
-                    score: Some(Score::WinIn((WIN - score) as u32)),
-                    depth: depth as u32,
-                    best,
-                    summary,
-                    nodes: self.solver.nodes(),
-                    root_stats: Vec::new(),
-                };
-            }
-            if score <= -WIN / 2 {
-                // Every move loses against best play: MCTS picks the one hardest to refute.
-                let mut result = self.mcts.search(game, root_moves, budget);
-                result.summary = format!("solver: loss in {} plies; {}", WIN + score, result.summary);
-                return result;
+            // The solver counts nodes, about ten per MCTS iteration in time.
+            match self.solver.solve(game, &budget.share(self.share, 10.0)) {
+                Some(Proven::Win(best)) if root_moves.contains(&best) => {
+                    return SearchResult {
+                        score: Some(Score::WinIn(1)),
+                        depth: 0,
+                        best,
+                        summary: format!("solver: win, {} nodes", self.solver.nodes()),
+                        nodes: self.solver.nodes(),
+                        root_stats: Vec::new(),
+                    };
+                }
+                Some(Proven::Loss) => {
+                    // Every move loses against best play: MCTS picks the one hardest to refute.
+                    let mut result = self.mcts.search(game, root_moves, budget);
+                    result.summary = format!("solver: loss; {}", result.summary);
+                    return result;
+                }
+                _ => {}
             }
         }
         self.mcts.search(game, root_moves, budget)
@@ -155,7 +161,7 @@ pub fn registry() -> Registry<Position> {
         EngineSpec {
             name: "mcts",
             about: "MCTS with count-weighted RAVE, solver, HappyNoGo's playouts (points both sides can play \
-                    first), late expansion; alpha-beta proves late wins",
+                    first), late expansion; a proof search plays out won endgames",
             features: &[
                 ("rave", "RAVE/AMAF values in selection"),
                 (
@@ -174,7 +180,7 @@ pub fn registry() -> Registry<Position> {
                     "late-expansion",
                     "a leaf gets its children on its 4th visit, which keeps the tree small (off: on its 2nd)",
                 ),
-                ("late-solver", "the alpha-beta solver once few points are playable"),
+                ("late-solver", "the endgame proof search once few points are playable"),
             ],
             make: |seed, without| {
                 let (rave, exploration) = if without.has("rave-counts") {
@@ -205,12 +211,12 @@ pub fn registry() -> Registry<Position> {
                 let policy = Seed002 { m: 60.0, weight: 0.0, playouts };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
-                    solver: late_solver(),
-                    // 30 points for both sides: about where the solver proves positions
-                    // within its share of a second (`experiments nogo-solver`); from 24 it
-                    // started too late to matter (7-0-33 against HaHaNoGo, 12-0-28 from 30).
-                    few_points: if without.has("late-solver") { 0 } else { 30 },
-                    share: 0.4,
+                    solver: Solver::new(16 << 20),
+                    // 40 points for both sides: the proof search proves about half the
+                    // positions with 36 within 0.4 s and few beyond 40 (`experiments
+                    // nogo-solver`). The alpha-beta solver before it reached about 30.
+                    few_points: if without.has("late-solver") { 0 } else { 40 },
+                    share: 0.5,
                 })
             },
         },
