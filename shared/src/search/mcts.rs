@@ -135,15 +135,17 @@ enum Proof {
 }
 
 #[derive(Debug, Clone)]
+/// 28 bytes for the three games' moves: the tree's size is what limits it (rewards in f32
+/// are exact sums of 0/1 results up to 2^24 visits, more than a turn gives).
 struct Node<M> {
     mv: Option<M>,
     mover: Player,
     proof: Proof,
     expanded: bool,
+    child_count: u16,
     first_child: u32,
-    child_count: u32,
     visits: u32,
-    reward: f64,
+    reward: f32,
     amaf_visits: u32,
     amaf_reward: f32,
 }
@@ -165,7 +167,7 @@ impl<M> Node<M> {
     }
 
     fn children(&self) -> std::ops::Range<usize> {
-        self.first_child as usize..(self.first_child + self.child_count) as usize
+        self.first_child as usize..self.first_child as usize + usize::from(self.child_count)
     }
 
     /// Visits, the prior's virtual ones included.
@@ -175,7 +177,7 @@ impl<M> Node<M> {
 
     /// Rewards for the mover, the prior's included.
     fn total(&self, k: &Knowledge) -> f64 {
-        self.reward + f64::from(k.prior_value * k.prior_visits)
+        f64::from(self.reward) + f64::from(k.prior_value * k.prior_visits)
     }
 
     /// Mean value for the mover, prior included.
@@ -228,7 +230,7 @@ impl<G: Game> Tree<G> {
         }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
-        n.child_count = moves.len() as u32;
+        n.child_count = u16::try_from(moves.len()).expect("fewer than 65536 moves");
         n.expanded = true;
     }
 
@@ -487,7 +489,7 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
                 }
                 let n = &mut tree.nodes[i];
                 n.visits += 1;
-                n.reward += if n.mover == Player::First { first_reward } else { 1.0 - first_reward };
+                n.reward += (if n.mover == Player::First { first_reward } else { 1.0 - first_reward }) as f32;
             }
             if cfg.rave.is_some() {
                 update_amaf(&mut tree, &path, &played, first_reward, &mut seen);
@@ -624,5 +626,17 @@ fn finish<G: Game>(
         summary,
         nodes: tree.nodes.len() as u64,
         root_stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Node;
+
+    #[test]
+    fn a_node_takes_28_bytes_for_the_games_moves() {
+        // NoGo's points and Pencil's edges are u8; an Ataxx move is two u8 squares.
+        assert_eq!(std::mem::size_of::<Node<u8>>(), 28);
+        assert_eq!(std::mem::size_of::<Node<crate::ataxx::Move>>(), 28);
     }
 }
