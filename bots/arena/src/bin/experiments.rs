@@ -764,28 +764,10 @@ fn dots_perfect(
 
 /// The position of each logged NoGo game after `plies` moves (opening included), where
 /// the game lasted that long.
-fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
+/// Each logged NoGo game as its positions, the start included, every move checked.
+fn logged_nogo_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<nogo::Position>)>, String> {
     use botzone_games::botzone::BotzoneGame;
-    let mut found = Vec::new();
-    for (line, moves) in logged_games(log)? {
-        if moves.len() <= plies {
-            continue;
-        }
-        let mut p = nogo::Position::start();
-        for value in &moves[..plies] {
-            let point = nogo::Position::parse_json_move(value).map_err(|e| format!("line {line}: {e}"))?;
-            let point = point.ok_or_else(|| format!("line {line}: a pass in a NoGo game"))?;
-            p.try_play(point).map_err(|e| format!("line {line}: {e}"))?;
-        }
-        found.push(p);
-    }
-    Ok(found)
-}
-
-fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
-    use botzone_games::botzone::BotzoneGame;
-    use botzone_games::engines::nogo::solver::{Proven, Solver};
-    let mut solver = Solver::new(16 << 20);
+    let mut games = Vec::new();
     for (line, moves) in logged_games(log)? {
         let mut positions = vec![nogo::Position::start()];
         for value in &moves {
@@ -795,6 +777,21 @@ fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
             p.try_play(point).map_err(|e| format!("line {line}: {e}"))?;
             positions.push(p);
         }
+        games.push((line, positions));
+    }
+    Ok(games)
+}
+
+/// The position after `plies` moves of each logged game that went on past it.
+fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
+    let games = logged_nogo_games(log)?;
+    Ok(games.into_iter().filter(|(_, positions)| positions.len() > plies + 1).map(|(_, p)| p[plies]).collect())
+}
+
+fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
+    use botzone_games::engines::nogo::solver::{Proven, Solver};
+    let mut solver = Solver::new(16 << 20);
+    for (line, positions) in logged_nogo_games(log)? {
         // From the end back, until three positions in a row are beyond the search.
         let mut trace = Vec::new();
         let mut unsolved_run = 0;
