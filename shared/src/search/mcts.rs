@@ -136,7 +136,7 @@ enum Proof {
 
 #[derive(Debug, Clone)]
 /// 28 bytes for the three games' moves: the tree's size is what limits it (rewards in f32
-/// are exact sums of 0/1 results up to 2^24 visits, more than a turn gives).
+/// are exact sums of results of 0, 1/2 and 1 up to 2^23 visits, more than a turn gives).
 struct Node<M> {
     mv: Option<M>,
     mover: Player,

@@ -790,7 +790,7 @@ fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo
 
 fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
     use botzone_games::engines::nogo::solver::{Proven, Solver};
-    let mut solver = Solver::new(16 << 20);
+    let mut solver = Solver::new(8 << 20);
     for (line, positions) in logged_nogo_games(log)? {
         // From the end back, until three positions in a row are beyond the search.
         let mut trace = Vec::new();
@@ -839,7 +839,7 @@ fn nogo_solver(
                 let value = (score.abs() >= WIN / 2).then_some(score > 0);
                 (value, solver.nodes())
             } else {
-                let mut solver = Solver::new(16 << 20);
+                let mut solver = Solver::new(8 << 20);
                 let proven = solver.solve(p, &budget);
                 (proven.map(|v| v != botzone_games::engines::nogo::solver::Proven::Loss), solver.nodes())
             };

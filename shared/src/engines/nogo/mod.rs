@@ -1,6 +1,6 @@
 //! NoGo engines: `mcts` (count-weighted RAVE, solver, HappyNoGo's playouts that fill points
-//! both sides can play first, late expansion, an endgame proof search), `seed` (seed 002's UCT with initial values
-//! S/M), and the generic `uct` and `random`.
+//! both sides can play first, late expansion, an endgame proof search), `seed` (seed 002's
+//! UCT with initial values S/M), and the generic `uct` and `random`.
 
 pub mod solver;
 
@@ -74,7 +74,7 @@ impl Features for Position {
     }
 }
 
-/// Alpha-beta's view of NoGo for the late-game solver: only wins and losses are exact;
+/// Alpha-beta's view of NoGo for the earlier late solver: only wins and losses are exact;
 /// a running game is scored by the difference in legal points (which orders the search).
 pub struct Mobility;
 
@@ -211,7 +211,7 @@ pub fn registry() -> Registry<Position> {
                 let policy = Seed002 { m: 60.0, weight: 0.0, playouts };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
-                    solver: Solver::new(16 << 20),
+                    solver: Solver::new(8 << 20),
                     // 40 points for both sides: the proof search proves about half the
                     // positions with 36 within 0.4 s and few beyond 40 (`experiments
                     // nogo-solver`). The alpha-beta solver before it reached about 30.

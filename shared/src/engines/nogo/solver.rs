@@ -52,8 +52,9 @@ fn key_of(board: &GroupBoard) -> u64 {
 }
 
 impl Solver {
-    /// A solver whose table takes `table_bytes` (allocated on the first search, so that a
-    /// bot that never reaches the endgame never pays for it).
+    /// A solver whose table takes at most `table_bytes`: the largest power of two of
+    /// entries that fits (allocated on the first search, so that a bot that never reaches
+    /// the endgame never pays for it).
     pub fn new(table_bytes: usize) -> Solver {
         Solver { table: Vec::new(), table_bytes, nodes: 0, aborted: false }
     }
@@ -67,8 +68,9 @@ impl Solver {
     /// runs out (its iteration cap counts nodes).
     pub fn solve(&mut self, p: &Position, budget: &Budget) -> Option<Proven> {
         if self.table.is_empty() {
-            let slots = (self.table_bytes / std::mem::size_of::<Entry>()).next_power_of_two() / 2;
-            self.table = vec![Entry::default(); slots.max(1024)];
+            let fits = (self.table_bytes / std::mem::size_of::<Entry>()).max(1024);
+            let slots = if fits.is_power_of_two() { fits } else { fits.next_power_of_two() / 2 };
+            self.table = vec![Entry::default(); slots];
         }
         self.nodes = 0;
         self.aborted = false;
