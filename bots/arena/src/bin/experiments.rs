@@ -614,7 +614,7 @@ fn logged_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<serde_json::Val
     Ok(games)
 }
 
-/// How a solver fared on a set of positions, each given `cap_s` seconds.
+/// How a solver fared on a set of positions, each given the same limit.
 #[derive(Default)]
 struct SolverTally {
     solved: usize,
@@ -629,12 +629,13 @@ impl SolverTally {
         self.solved += usize::from(solved);
     }
 
-    fn print(&self, label: &str, cap_s: f64) {
+    /// `limit` says what each position was given, e.g. `10 s` or `500000 nodes`.
+    fn print(&self, label: &str, limit: &str) {
         let mean = self.times.iter().sum::<f64>() / self.times.len().max(1) as f64;
         let max = self.times.iter().copied().fold(0.0, f64::max);
         let within = |s: f64| self.times.iter().filter(|&&t| t <= s).count();
         println!(
-            "{label}: {}/{} solved within {cap_s} s ({} within 0.5 s, {} within 1 s); mean {mean:.3} s, slowest \
+            "{label}: {}/{} solved within {limit} ({} within 0.5 s, {} within 1 s); mean {mean:.3} s, slowest \
              {max:.3} s, {} nodes",
             self.solved,
             self.times.len(),
@@ -706,10 +707,10 @@ fn dots_solver(
             }
             tally.add(start.elapsed().as_secs_f64(), solver.nodes(), value.is_some());
         }
-        tally.print(&format!("{n} undrawn"), cap_s);
+        tally.print(&format!("{n} undrawn"), &format!("{cap_s} s"));
         if verdict {
-            won.print("  of which won (a winning move found)", cap_s);
-            lost.print("  of which lost (every move refuted, the smallest loss found)", cap_s);
+            won.print("  of which won (a winning move found)", &format!("{cap_s} s"));
+            lost.print("  of which lost (every move refuted, the smallest loss found)", &format!("{cap_s} s"));
         }
     }
     Ok(())
@@ -762,8 +763,6 @@ fn dots_perfect(
     Ok(())
 }
 
-/// The position of each logged NoGo game after `plies` moves (opening included), where
-/// the game lasted that long.
 /// Each logged NoGo game as its positions, the start included, every move checked.
 fn logged_nogo_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<nogo::Position>)>, String> {
     use botzone_games::botzone::BotzoneGame;
@@ -782,7 +781,8 @@ fn logged_nogo_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<nogo::Posi
     Ok(games)
 }
 
-/// The position after `plies` moves of each logged game that went on past it.
+/// The position of each logged NoGo game after `plies` moves (opening included), where
+/// the game went on past it.
 fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
     let games = logged_nogo_games(log)?;
     Ok(games.into_iter().filter(|(_, positions)| positions.len() > plies + 1).map(|(_, p)| p[plies]).collect())
@@ -821,7 +821,8 @@ fn nogo_solver(
     each: bool,
     alpha_beta: bool,
 ) -> Result<(), String> {
-    use botzone_games::engines::nogo::{late_solver, solver::Solver};
+    use botzone_games::engines::nogo::late_solver;
+    use botzone_games::engines::nogo::solver::{Proven, Solver};
     use botzone_games::search::alphabeta::WIN;
     let mut moves = Vec::new();
     for &ply in plies {
@@ -841,7 +842,7 @@ fn nogo_solver(
             } else {
                 let mut solver = Solver::new(8 << 20);
                 let proven = solver.solve(p, &budget);
-                (proven.map(|v| v != botzone_games::engines::nogo::solver::Proven::Loss), solver.nodes())
+                (proven.map(|v| v != Proven::Loss), solver.nodes())
             };
             let seconds = start.elapsed().as_secs_f64();
             if each {
@@ -860,7 +861,8 @@ fn nogo_solver(
             }
             tally.add(seconds, nodes, value.is_some());
         }
-        tally.print(&format!("ply {ply}"), cap_s);
+        let limit = nodes.map_or(format!("{cap_s} s"), |n| format!("{n} nodes"));
+        tally.print(&format!("ply {ply}"), &limit);
     }
     Ok(())
 }
