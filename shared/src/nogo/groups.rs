@@ -224,16 +224,31 @@ pub fn decisive_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played:
     })
 }
 
+/// What the shared-points playout does with a drawn point that the mover may play but the
+/// opponent no longer may.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SharedRule {
+    /// Plays it at once (HaHaNoGo's rule). The mover spends a point the opponent could never
+    /// take, as weak play would; searches judge better with it, more so the longer they run
+    /// (EXPERIMENTS.md, NoGo).
+    WhileMoverMay,
+    /// Keeps it for the mover's last phase: shared points are played only while both sides
+    /// may play them.
+    WhileBothMay,
+}
+
 /// The playout of the strong NoGo programs (HappyNoGo's, as HaHaNoGo runs it), with the
 /// legality of one point checked at a time instead of the whole board's after every move:
-/// random points both sides may play, while there are any (a point found playable by one
-/// side only is set aside for that side); then each side fills the points only it may
-/// play, and the first without one loses. A point's legality never comes back once lost
-/// (stones only add up and NoGo never captures), so what was set aside stays right.
+/// random points both sides could play when the playout began, while there are any (one
+/// found playable by the opponent only is set aside for the opponent; one found playable by
+/// the mover only goes by `rule`); then each side fills the points only it may play, and
+/// the first without one loses. A point's legality never comes back once lost (stones only
+/// add up and NoGo never captures), so what was set aside stays right.
 pub fn shared_points_playout(
     board: &mut GroupBoard,
     rng: &mut fastrand::Rng,
     played: &mut Vec<(Player, Point)>,
+    rule: SharedRule,
 ) -> f64 {
     let legal = board.legal_for_both();
     let shared_set = legal[0].and(legal[1]);
@@ -242,7 +257,13 @@ pub fn shared_points_playout(
     while !shared.is_empty() {
         let p = shared.take_random(rng);
         let me = board.to_move();
-        match (board.can_play(p, me), board.can_play(p, me.other())) {
+        let mine = board.can_play(p, me);
+        if mine && rule == SharedRule::WhileMoverMay {
+            played.push((me, p));
+            board.play(p);
+            continue;
+        }
+        match (mine, board.can_play(p, me.other())) {
             (true, true) => {
                 played.push((me, p));
                 board.play(p);
@@ -392,13 +413,19 @@ mod tests {
 
     #[test]
     fn a_shared_points_playout_ends_when_the_loser_has_no_legal_point() {
+        for rule in [SharedRule::WhileMoverMay, SharedRule::WhileBothMay] {
+            shared_points_playouts_end_by_the_rules(rule);
+        }
+    }
+
+    fn shared_points_playouts_end_by_the_rules(rule: SharedRule) {
         let mut rng = fastrand::Rng::with_seed(12);
         let mut played = Vec::new();
         let mut first_wins = 0;
         for _ in 0..500 {
             let mut board = GroupBoard::new(&Position::start());
             played.clear();
-            let reward = shared_points_playout(&mut board, &mut rng, &mut played);
+            let reward = shared_points_playout(&mut board, &mut rng, &mut played, rule);
             // Replaying the moves by the rules reaches the same end: every move legal,
             // the side to move then without a point, and the reward the other side's.
             let mut p = Position::start();
@@ -412,7 +439,7 @@ mod tests {
             assert_eq!(reward, if loser == Player::First { 0.0 } else { 1.0 });
             first_wins += reward as u32;
         }
-        assert!((150..350).contains(&first_wins), "{first_wins} of 500");
+        assert!((150..350).contains(&first_wins), "{rule:?}: {first_wins} of 500");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use botzone_games::botzone::{BotzoneGame, Match};
 use botzone_games::engines::dots::{seed_endgame, solver::Solver};
 use botzone_games::engines::{self, Registry, Without};
 use botzone_games::game::{mix64, Game, Player};
+use botzone_games::nogo::groups::{shared_points_playout, SharedRule};
 use botzone_games::search::{mcts, Budget, Deadline, Engine};
 use botzone_games::{ataxx, dots, nogo};
 use std::time::{Duration, Instant};
@@ -234,7 +235,10 @@ fn main() {
     println!("nogo playouts per second on the group board (one core):");
     println!("  uniformly random {:>10.0}", nogo_playouts_per_second(nogo::groups::uniform_playout, 1.0));
     println!("  decisive         {:>10.0}", nogo_playouts_per_second(nogo::groups::decisive_playout, 1.0));
-    println!("  shared points    {:>10.0}", nogo_playouts_per_second(nogo::groups::shared_points_playout, 1.0));
+    let mover_may = nogo_playouts_per_second(|b, r, p| shared_points_playout(b, r, p, SharedRule::WhileMoverMay), 1.0);
+    println!("  shared points    {mover_may:>10.0}  (a shared point played while the mover may: the engine's)");
+    let both_may = nogo_playouts_per_second(|b, r, p| shared_points_playout(b, r, p, SharedRule::WhileBothMay), 1.0);
+    println!("  ... both may     {both_may:>10.0}  (played only while both sides may)");
     println!("dots exact value, chain-theory solver (engine best):");
     for undrawn in [20, 25, 30, 35, 40] {
         println!("  {}", dots_solver_time(undrawn, Duration::from_secs(10)));

@@ -7,7 +7,7 @@ pub mod solver;
 use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{self, seed_score, SEED_WEIGHTS};
-use crate::nogo::groups::{decisive_playout, shared_points_playout, uniform_playout};
+use crate::nogo::groups::{decisive_playout, shared_points_playout, uniform_playout, SharedRule};
 use crate::nogo::{GroupBoard, Point, Position, CENTRE};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, Rave};
@@ -34,7 +34,7 @@ pub enum Playouts {
     Decisive,
     /// Points both sides may play first, drawn from lists with one point's legality
     /// checked at a time (HappyNoGo's playout; the `mcts` engine's).
-    SharedPoints,
+    SharedPoints(SharedRule),
 }
 
 fn prior(parent: &Position, p: Point, m: f32) -> f32 {
@@ -58,7 +58,7 @@ impl Policy<Position> for Seed002 {
         match self.playouts {
             Playouts::Uniform => uniform_playout(&mut board, rng, played),
             Playouts::Decisive => decisive_playout(&mut board, rng, played),
-            Playouts::SharedPoints => shared_points_playout(&mut board, rng, played),
+            Playouts::SharedPoints(rule) => shared_points_playout(&mut board, rng, played, rule),
         }
     }
 }
@@ -181,6 +181,11 @@ pub fn registry() -> Registry<Position> {
                     "a leaf gets its children on its 4th visit, which keeps the tree small (off: on its 2nd)",
                 ),
                 ("late-solver", "the endgame proof search once few points are playable"),
+                (
+                    "mover-may",
+                    "HaHaNoGo's playout rule: a shared point is played while the mover may play it (off: only \
+                     while both sides may; then it is kept for the side that still may)",
+                ),
             ],
             make: |seed, without| {
                 let (rave, exploration) = if without.has("rave-counts") {
@@ -205,8 +210,10 @@ pub fn registry() -> Registry<Position> {
                     Playouts::Uniform
                 } else if without.has("listed-playouts") {
                     Playouts::Decisive
+                } else if without.has("mover-may") {
+                    Playouts::SharedPoints(SharedRule::WhileBothMay)
                 } else {
-                    Playouts::SharedPoints
+                    Playouts::SharedPoints(SharedRule::WhileMoverMay)
                 };
                 let policy = Seed002 { m: 60.0, weight: 0.0, playouts };
                 Box::new(SolveLate {
