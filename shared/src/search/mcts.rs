@@ -134,11 +134,11 @@ enum Proof {
     Loss,
 }
 
+/// 20 bytes: the tree's size is what limits it (rewards in f32 are exact sums of results
+/// of 0, 1/2 and 1 up to 2^23 visits, more than a turn gives). A node's move and AMAF
+/// counts live in arrays of their own beside it (see [`Tree`]).
 #[derive(Debug, Clone)]
-/// 28 bytes for the three games' moves: the tree's size is what limits it (rewards in f32
-/// are exact sums of results of 0, 1/2 and 1 up to 2^23 visits, more than a turn gives).
-struct Node<M> {
-    mv: Option<M>,
+struct Node {
     mover: Player,
     proof: Proof,
     expanded: bool,
@@ -146,24 +146,19 @@ struct Node<M> {
     first_child: u32,
     visits: u32,
     reward: f32,
-    amaf_visits: u32,
-    amaf_reward: f32,
 }
 
-impl<M> Node<M> {
-    fn new(mv: Option<M>, mover: Player) -> Self {
-        Node {
-            mv,
-            mover,
-            proof: Proof::Unknown,
-            expanded: false,
-            first_child: 0,
-            child_count: 0,
-            visits: 0,
-            reward: 0.0,
-            amaf_visits: 0,
-            amaf_reward: 0.0,
-        }
+/// A node's AMAF counts: results of simulations through its parent in which its mover
+/// played its move later.
+#[derive(Debug, Clone, Copy, Default)]
+struct Amaf {
+    visits: u32,
+    reward: f32,
+}
+
+impl Node {
+    fn new(mover: Player) -> Self {
+        Node { mover, proof: Proof::Unknown, expanded: false, first_child: 0, child_count: 0, visits: 0, reward: 0.0 }
     }
 
     fn children(&self) -> std::ops::Range<usize> {
@@ -191,17 +186,37 @@ impl<M> Node<M> {
     }
 }
 
+/// The nodes, and beside them, by the same index, each node's move (`None` at the root) and
+/// AMAF counts: the AMAF update reads every child's move of each node on a simulation's
+/// path and writes the counts of those played, which touches a few cache lines this way
+/// instead of all the children's nodes.
 struct Tree<G: Game> {
-    nodes: Vec<Node<G::Move>>,
+    nodes: Vec<Node>,
+    moves: Vec<Option<G::Move>>,
+    amaf: Vec<Amaf>,
     /// Each node's knowledge, by the same index; empty when the policy has none (most
     /// engines), which keeps the nodes small: the tree's size is what limits it.
     knowledge: Vec<Knowledge>,
 }
 
 impl<G: Game> Tree<G> {
+    /// Bytes per node, all arrays together.
+    const NODE_BYTES: usize =
+        std::mem::size_of::<Node>() + std::mem::size_of::<Option<G::Move>>() + std::mem::size_of::<Amaf>();
+
     fn new(root: &G, knows: bool) -> Tree<G> {
         let knowledge = if knows { vec![Knowledge::default()] } else { Vec::new() };
-        Tree { nodes: vec![Node::new(None, root.to_move().other())], knowledge }
+        Tree {
+            nodes: vec![Node::new(root.to_move().other())],
+            moves: vec![None],
+            amaf: vec![Amaf::default()],
+            knowledge,
+        }
+    }
+
+    /// A child's move (only the root has none).
+    fn mv(&self, node: usize) -> G::Move {
+        self.moves[node].expect("only the root has no move")
     }
 
     fn knowledge(&self, node: usize) -> Knowledge {
@@ -215,17 +230,18 @@ impl<G: Game> Tree<G> {
     fn expand(&mut self, node: usize, state: &G, moves: &[G::Move], policy: &dyn Policy<G>, rng: &mut fastrand::Rng) {
         let first = self.nodes.len();
         let mover = state.to_move();
-        self.nodes.extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
+        self.nodes.extend(moves.iter().map(|_| Node::new(mover)));
+        self.amaf.extend(moves.iter().map(|_| Amaf::default()));
+        self.moves.extend(moves.iter().map(|&mv| Some(mv)));
         // Unvisited children are tried in this order: shuffle so that the move generator's
         // order does not bias the search.
-        let new = &mut self.nodes[first..];
+        let new = &mut self.moves[first..];
         for i in (1..new.len()).rev() {
             new.swap(i, rng.usize(..=i));
         }
         if policy.has_knowledge() {
             for i in first..self.nodes.len() {
-                let mv = self.nodes[i].mv.expect("children have moves");
-                self.knowledge.push(policy.knowledge(state, mv));
+                self.knowledge.push(policy.knowledge(state, self.mv(i)));
             }
         }
         let n = &mut self.nodes[node];
@@ -257,17 +273,18 @@ impl<G: Game> Tree<G> {
             let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
             let score = match cfg.rave {
                 Some(Rave::Counts { prior }) => {
-                    let amaf_visits = f64::from(child.amaf_visits) + f64::from(prior);
-                    let amaf_sum = f64::from(child.amaf_reward) + 0.5 * f64::from(prior);
+                    let amaf = self.amaf[i];
+                    let amaf_visits = f64::from(amaf.visits) + f64::from(prior);
+                    let amaf_sum = f64::from(amaf.reward) + 0.5 * f64::from(prior);
                     (child.total(k) + amaf_sum + c * (visits * log_n).sqrt()) / (visits + amaf_visits).max(1e-9) + bias
                 }
                 _ if visits == 0.0 => {
                     // Unvisited and without prior: try it now (its bias breaks ties later).
                     return i;
                 }
-                Some(Rave::Schedule { k: rave_k }) if child.amaf_visits > 0 => {
+                Some(Rave::Schedule { k: rave_k }) if self.amaf[i].visits > 0 => {
                     let beta = (rave_k / (3.0 * visits + rave_k)).sqrt();
-                    let amaf = f64::from(child.amaf_reward) / f64::from(child.amaf_visits);
+                    let amaf = f64::from(self.amaf[i].reward) / f64::from(self.amaf[i].visits);
                     (1.0 - beta) * child.mean(k) + beta * amaf + c * (log_n / visits).sqrt() + bias
                 }
                 _ => child.mean(k) + c * (log_n / visits).sqrt() + bias,
@@ -319,11 +336,10 @@ impl<G: Game> Tree<G> {
     /// Copies the subtree under `root` into a fresh tree (old branches are freed).
     fn subtree(&self, root: usize) -> Tree<G> {
         let knows = !self.knowledge.is_empty();
-        let mut nodes = Vec::new();
+        let mut nodes = vec![self.nodes[root].clone()];
+        let mut moves = vec![None];
+        let mut amaf = vec![self.amaf[root]];
         let mut knowledge = Vec::new();
-        let mut r = self.nodes[root].clone();
-        r.mv = None;
-        nodes.push(r);
         if knows {
             knowledge.push(self.knowledge[root]);
         }
@@ -336,6 +352,8 @@ impl<G: Game> Tree<G> {
             let first = nodes.len();
             for i in o.children() {
                 nodes.push(self.nodes[i].clone());
+                moves.push(self.moves[i]);
+                amaf.push(self.amaf[i]);
                 if knows {
                     knowledge.push(self.knowledge[i]);
                 }
@@ -343,7 +361,7 @@ impl<G: Game> Tree<G> {
             }
             nodes[new].first_child = first as u32;
         }
-        Tree { nodes, knowledge }
+        Tree { nodes, moves, amaf, knowledge }
     }
 }
 
@@ -379,13 +397,13 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
         let mut node = 0;
         for mv in extra {
             let n = &tree.nodes[node];
-            node = n.children().find(|&i| tree.nodes[i].mv == Some(*mv))?;
+            node = n.children().find(|&i| tree.moves[i] == Some(*mv))?;
         }
         let n = &tree.nodes[node];
         if !n.expanded || n.child_count as usize != root_moves.len() || n.proof != Proof::Unknown {
             return None;
         }
-        let children_match = n.children().all(|i| tree.nodes[i].mv.is_some_and(|m| root_moves.contains(&m)));
+        let children_match = n.children().all(|i| tree.moves[i].is_some_and(|m| root_moves.contains(&m)));
         children_match.then(|| tree.subtree(node))
     }
 }
@@ -398,7 +416,7 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
 
     fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
         let cfg = self.config;
-        let max_nodes = (cfg.memory_bytes / std::mem::size_of::<Node<G::Move>>()).max(root_moves.len() + 1);
+        let max_nodes = (cfg.memory_bytes / Tree::<G>::NODE_BYTES).max(root_moves.len() + 1);
         let reused = if cfg.reuse_tree { self.reused_tree(root_moves) } else { None };
         let reused_nodes = reused.as_ref().map_or(0, |t| t.nodes.len());
         let mut tree = reused.unwrap_or_else(|| {
@@ -461,7 +479,7 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
                     break;
                 }
                 node = tree.select(node, &cfg, c);
-                let mv = tree.nodes[node].mv.expect("only the root has no move");
+                let mv = tree.mv(node);
                 played.push((state.to_move(), mv));
                 state.play(mv);
                 path.push(node);
@@ -536,14 +554,14 @@ fn update_amaf<G: Game>(
         let mover = tree.nodes[range.start].mover;
         let reward = reward_of(mover, first_reward) as f32;
         let seen_by_mover = &seen[mover.index() * G::MOVE_SPACE..][..G::MOVE_SPACE];
-        for child in &mut tree.nodes[range] {
-            let Some(mv) = child.mv else { continue };
+        for (mv, amaf) in tree.moves[range.clone()].iter().zip(&mut tree.amaf[range]) {
+            let Some(mv) = *mv else { continue };
             let first = seen_by_mover[G::move_index(mv)];
-            // u32::MAX (never played) is also >= depth: excluded by the second test.
-            if first as usize >= depth && first != u32::MAX {
-                child.amaf_visits += 1;
-                child.amaf_reward += reward;
-            }
+            // Played at or after this depth (u32::MAX, never played, fails the second
+            // test). Added without a branch: it goes either way about half the time.
+            let hit = u32::from(first as usize >= depth && first != u32::MAX);
+            amaf.visits += hit;
+            amaf.reward += reward * hit as f32;
         }
     }
 }
@@ -611,7 +629,7 @@ fn finish<G: Game>(
         .children()
         .map(|i| {
             let c = &tree.nodes[i];
-            (c.mv.expect("children have moves"), u64::from(c.visits), if c.visits > 0 { tree.mean(i) } else { 0.0 })
+            (tree.mv(i), u64::from(c.visits), if c.visits > 0 { tree.mean(i) } else { 0.0 })
         })
         .collect();
     let score = match best.proof {
@@ -622,7 +640,7 @@ fn finish<G: Game>(
     SearchResult {
         score: Some(score),
         depth: 0,
-        best: best.mv.expect("children have moves"),
+        best: tree.mv(best_index),
         summary,
         nodes: tree.nodes.len() as u64,
         root_stats,
@@ -631,12 +649,14 @@ fn finish<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use super::Node;
+    use super::{Node, Tree};
 
     #[test]
-    fn a_node_takes_28_bytes_for_the_games_moves() {
+    fn a_node_takes_20_bytes_and_at_most_31_with_its_move_and_amaf_counts() {
+        assert_eq!(std::mem::size_of::<Node>(), 20);
         // NoGo's points and Pencil's edges are u8; an Ataxx move is two u8 squares.
-        assert_eq!(std::mem::size_of::<Node<u8>>(), 28);
-        assert_eq!(std::mem::size_of::<Node<crate::ataxx::Move>>(), 28);
+        assert_eq!(Tree::<crate::nogo::Position>::NODE_BYTES, 30);
+        assert_eq!(Tree::<crate::dots::Position>::NODE_BYTES, 30);
+        const { assert!(Tree::<crate::ataxx::Position>::NODE_BYTES <= 31) };
     }
 }
