@@ -270,7 +270,12 @@ impl<G: Game> Tree<G> {
             }
             let k = &self.knowledge(i);
             let visits = child.weight(k);
-            let bias = if cfg.bias_decays { f64::from(k.bias) / (visits + 1.0) } else { f64::from(k.bias) };
+            let bias = match (k.bias, cfg.bias_decays) {
+                // Most engines have no knowledge: spare them a division per child.
+                (0.0, _) => 0.0,
+                (b, true) => f64::from(b) / (visits + 1.0),
+                (b, false) => f64::from(b),
+            };
             let score = match cfg.rave {
                 Some(Rave::Counts { prior }) => {
                     let amaf = self.amaf[i];
