@@ -6,9 +6,10 @@
 //! stop once the best root move cannot be overtaken (seed 004); a memory cap; and tree
 //! reuse between turns (keep-running).
 //!
-//! Nodes live in one `Vec` indexed by `u32`, children contiguous. Each node records the
-//! side that made its move and counts rewards for that side, so turn-keeping games (Dots)
-//! need no special case: the search never assumes that sides alternate.
+//! Nodes live in `Vec`s indexed by `u32` (the node, its move, its AMAF counts), children
+//! contiguous. Each node records the side that made its move and counts rewards for that
+//! side, so turn-keeping games (Dots) need no special case: the search never assumes that
+//! sides alternate.
 
 use super::{Budget, Engine, Score, SearchResult};
 use crate::game::{Game, Outcome, Player};
@@ -187,9 +188,8 @@ impl Node {
 }
 
 /// The nodes, and beside them, by the same index, each node's move (`None` at the root) and
-/// AMAF counts: the AMAF update reads every child's move of each node on a simulation's
-/// path and writes the counts of those played, which touches a few cache lines this way
-/// instead of all the children's nodes.
+/// AMAF counts: the AMAF update, which reads every child's move of each node on a
+/// simulation's path, touches only these two arrays.
 struct Tree<G: Game> {
     nodes: Vec<Node>,
     moves: Vec<Option<G::Move>>,
