@@ -257,20 +257,15 @@ pub fn shared_points_playout(
     while !shared.is_empty() {
         let p = shared.take_random(rng);
         let me = board.to_move();
+        // The opponent's legality is asked only where the rule needs it.
         let mine = board.can_play(p, me);
-        if mine && rule == SharedRule::WhileMoverMay {
+        if mine && (rule == SharedRule::WhileMoverMay || board.can_play(p, me.other())) {
             played.push((me, p));
             board.play(p);
-            continue;
-        }
-        match (mine, board.can_play(p, me.other())) {
-            (true, true) => {
-                played.push((me, p));
-                board.play(p);
-            }
-            (true, false) => own[me.index()].push(p),
-            (false, true) => own[me.other().index()].push(p),
-            (false, false) => {}
+        } else if mine {
+            own[me.index()].push(p);
+        } else if board.can_play(p, me.other()) {
+            own[me.other().index()].push(p);
         }
     }
     loop {
