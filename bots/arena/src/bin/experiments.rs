@@ -707,10 +707,11 @@ fn dots_solver(
             }
             tally.add(start.elapsed().as_secs_f64(), solver.nodes(), value.is_some());
         }
-        tally.print(&format!("{n} undrawn"), &format!("{cap_s} s"));
+        let limit = format!("{cap_s} s");
+        tally.print(&format!("{n} undrawn"), &limit);
         if verdict {
-            won.print("  of which won (a winning move found)", &format!("{cap_s} s"));
-            lost.print("  of which lost (every move refuted, the smallest loss found)", &format!("{cap_s} s"));
+            won.print("  of which won (a winning move found)", &limit);
+            lost.print("  of which lost (every move refuted, the smallest loss found)", &limit);
         }
     }
     Ok(())
