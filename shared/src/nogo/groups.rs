@@ -67,7 +67,7 @@ impl GroupBoard {
     fn classify(&mut self, id: u8) {
         let g = self.groups[usize::from(id)];
         let c = usize::from(g.colour);
-        if g.liberties.count() >= 2 {
+        if g.liberties.has_two() {
             self.safe[c] = self.safe[c].or(g.stones);
             self.in_atari &= !(1 << id);
         } else {
@@ -115,7 +115,7 @@ impl GroupBoard {
     /// when a neighbour is empty or belongs to an own group with another liberty.
     pub fn can_play(&self, p: Point, player: Player) -> bool {
         let (me, them) = (player.index(), player.other().index());
-        let around = Bitboard::from_point(p).neighbours();
+        let around = Bitboard::around(p);
         let captures = !around.and(self.stones[them]).minus(self.safe[them]).is_empty();
         let breathes =
             !around.minus(self.stones[0].or(self.stones[1])).is_empty() || !around.and(self.safe[me]).is_empty();
@@ -126,7 +126,7 @@ impl GroupBoard {
     pub fn play(&mut self, p: Point) {
         let me = self.to_move.index();
         let stone = Bitboard::from_point(p);
-        let around = stone.neighbours();
+        let around = Bitboard::around(p);
         let empty = self.empty();
         // The new stone joins the largest neighbouring group of its colour (so that the
         // fewest stones change id); the other neighbouring groups of its colour merge in.
@@ -148,10 +148,15 @@ impl GroupBoard {
             }
         }
         self.stones[me] = self.stones[me].with(p);
-        let Some(&target) = own[..owns].iter().max_by_key(|&&id| self.groups[usize::from(id)].stones.count()) else {
-            self.add_group(Group { stones: stone, liberties: around.and(empty), colour: me as u8 });
-            self.to_move = self.to_move.other();
-            return;
+        let target = match owns {
+            0 => {
+                self.add_group(Group { stones: stone, liberties: around.and(empty), colour: me as u8 });
+                self.to_move = self.to_move.other();
+                return;
+            }
+            // Most moves touch one own group at most: no sizes to compare.
+            1 => own[0],
+            _ => *own[..owns].iter().max_by_key(|&&id| self.groups[usize::from(id)].stones.count()).expect("owns > 1"),
         };
         let mut merged = self.groups[usize::from(target)];
         merged.stones = merged.stones.with(p);
