@@ -204,13 +204,38 @@ impl<G: Game> Tree<G> {
     const NODE_BYTES: usize =
         std::mem::size_of::<Node>() + std::mem::size_of::<Option<G::Move>>() + std::mem::size_of::<Amaf>();
 
-    fn new(root: &G, knows: bool) -> Tree<G> {
-        let knowledge = if knows { vec![Knowledge::default()] } else { Vec::new() };
+    /// A tree of the root alone, with room for `capacity` nodes.
+    fn new(root: &G, knows: bool, capacity: usize) -> Tree<G> {
+        let mut tree = Tree::with_capacity(knows, capacity);
+        tree.nodes.push(Node::new(root.to_move().other()));
+        tree.moves.push(None);
+        tree.amaf.push(Amaf::default());
+        if knows {
+            tree.knowledge.push(Knowledge::default());
+        }
+        tree
+    }
+
+    /// Empty arrays with room for `capacity` nodes, allocated once: arrays grown by
+    /// doubling were copied in the allocator's heap, where freed copies stayed resident.
+    /// Room not yet written costs no memory.
+    fn with_capacity(knows: bool, capacity: usize) -> Tree<G> {
         Tree {
-            nodes: vec![Node::new(root.to_move().other())],
-            moves: vec![None],
-            amaf: vec![Amaf::default()],
-            knowledge,
+            nodes: Vec::with_capacity(capacity),
+            moves: Vec::with_capacity(capacity),
+            amaf: Vec::with_capacity(capacity),
+            knowledge: if knows { Vec::with_capacity(capacity) } else { Vec::new() },
+        }
+    }
+
+    /// Room for `capacity` nodes in every array (the knowledge too, where there is any).
+    fn reserve_up_to(&mut self, capacity: usize) {
+        let knows = !self.knowledge.is_empty();
+        self.nodes.reserve_exact(capacity.saturating_sub(self.nodes.len()));
+        self.moves.reserve_exact(capacity.saturating_sub(self.moves.len()));
+        self.amaf.reserve_exact(capacity.saturating_sub(self.amaf.len()));
+        if knows {
+            self.knowledge.reserve_exact(capacity.saturating_sub(self.knowledge.len()));
         }
     }
 
@@ -422,10 +447,17 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
     fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
         let cfg = self.config;
         let max_nodes = (cfg.memory_bytes / Tree::<G>::NODE_BYTES).max(root_moves.len() + 1);
-        let reused = if cfg.reuse_tree { self.reused_tree(root_moves) } else { None };
+        // The last expansion may pass the cap by one node's children.
+        let capacity = max_nodes + G::MOVE_SPACE;
+        let mut reused = if cfg.reuse_tree { self.reused_tree(root_moves) } else { None };
+        if let Some(t) = reused.as_mut() {
+            // Room for the whole tree only now that the old one is freed, so that the
+            // allocator can give its memory back to this one.
+            t.reserve_up_to(capacity);
+        }
         let reused_nodes = reused.as_ref().map_or(0, |t| t.nodes.len());
         let mut tree = reused.unwrap_or_else(|| {
-            let mut t = Tree::<G>::new(game, self.policy.has_knowledge());
+            let mut t = Tree::<G>::new(game, self.policy.has_knowledge(), capacity);
             t.expand(0, game, root_moves, &self.policy, &mut self.rng);
             t
         });
