@@ -206,35 +206,25 @@ impl<G: Game> Tree<G> {
 
     /// A tree of the root alone, with room for `capacity` nodes.
     fn new(root: &G, knows: bool, capacity: usize) -> Tree<G> {
-        let mut tree = Tree::with_capacity(knows, capacity);
-        tree.nodes.push(Node::new(root.to_move().other()));
-        tree.moves.push(None);
-        tree.amaf.push(Amaf::default());
-        if knows {
-            tree.knowledge.push(Knowledge::default());
-        }
+        let knowledge = if knows { vec![Knowledge::default()] } else { Vec::new() };
+        let mut tree = Tree {
+            nodes: vec![Node::new(root.to_move().other())],
+            moves: vec![None],
+            amaf: vec![Amaf::default()],
+            knowledge,
+        };
+        tree.reserve_up_to(capacity);
         tree
     }
 
-    /// Empty arrays with room for `capacity` nodes, allocated once: arrays grown by
-    /// doubling were copied in the allocator's heap, where freed copies stayed resident.
-    /// Room not yet written costs no memory.
-    fn with_capacity(knows: bool, capacity: usize) -> Tree<G> {
-        Tree {
-            nodes: Vec::with_capacity(capacity),
-            moves: Vec::with_capacity(capacity),
-            amaf: Vec::with_capacity(capacity),
-            knowledge: if knows { Vec::with_capacity(capacity) } else { Vec::new() },
-        }
-    }
-
-    /// Room for `capacity` nodes in every array (the knowledge too, where there is any).
+    /// Room for `capacity` nodes in every array (the knowledge too, where there is any),
+    /// allocated once: arrays grown by doubling were copied in the allocator's heap, where
+    /// freed copies stayed resident. Room not yet written costs no memory.
     fn reserve_up_to(&mut self, capacity: usize) {
-        let knows = !self.knowledge.is_empty();
         self.nodes.reserve_exact(capacity.saturating_sub(self.nodes.len()));
         self.moves.reserve_exact(capacity.saturating_sub(self.moves.len()));
         self.amaf.reserve_exact(capacity.saturating_sub(self.amaf.len()));
-        if knows {
+        if !self.knowledge.is_empty() {
             self.knowledge.reserve_exact(capacity.saturating_sub(self.knowledge.len()));
         }
     }
