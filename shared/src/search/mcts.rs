@@ -138,7 +138,7 @@ enum Proof {
 /// 20 bytes: the tree's size is what limits it (rewards in f32 are exact sums of results
 /// of 0, 1/2 and 1 up to 2^23 visits, more than a turn gives). A node's move and AMAF
 /// counts live in arrays of their own beside it (see [`Tree`]).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Node {
     mover: Player,
     proof: Proof,
@@ -353,36 +353,68 @@ impl<G: Game> Tree<G> {
         true
     }
 
-    /// Copies the subtree under `root` into a fresh tree (old branches are freed).
-    fn subtree(&self, root: usize) -> Tree<G> {
-        let knows = !self.knowledge.is_empty();
-        let mut nodes = vec![self.nodes[root].clone()];
-        let mut moves = vec![None];
-        let mut amaf = vec![self.amaf[root]];
-        let mut knowledge = Vec::new();
-        if knows {
-            knowledge.push(self.knowledge[root]);
-        }
-        let mut queue = std::collections::VecDeque::from([(root, 0usize)]);
-        while let Some((old, new)) = queue.pop_front() {
-            let o = &self.nodes[old];
-            if !o.expanded {
-                continue;
+    /// Keeps only the subtree under `root`, which becomes node 0, compacted in place: a
+    /// copy beside the old tree would double the peak memory of a kept-running bot.
+    ///
+    /// A node's children block always lies after the node (it was appended when the node
+    /// was expanded). Moving the kept blocks in the order of their old positions, each to
+    /// the next free index, therefore never overwrites a block not yet moved: every block
+    /// moves down or stays. A block's parent has moved before it, so its new index is known.
+    fn keep_subtree(&mut self, root: usize) {
+        let mut blocks: Vec<KeptBlock> = Vec::new();
+        let mut stack = vec![root];
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i];
+            if n.expanded && n.child_count > 0 {
+                blocks.push(KeptBlock { first: n.first_child, count: n.child_count, parent: u32::MAX });
+                stack.extend(n.children());
             }
-            let first = nodes.len();
-            for i in o.children() {
-                nodes.push(self.nodes[i].clone());
-                moves.push(self.moves[i]);
-                amaf.push(self.amaf[i]);
-                if knows {
-                    knowledge.push(self.knowledge[i]);
-                }
-                queue.push_back((i, nodes.len() - 1));
-            }
-            nodes[new].first_child = first as u32;
         }
-        Tree { nodes, moves, amaf, knowledge }
+        blocks.sort_unstable_by_key(|b| b.first);
+        self.move_nodes(root, 0, 1, &mut blocks);
+        let mut next = 1usize;
+        for b in 0..blocks.len() {
+            let KeptBlock { first, count, parent } = blocks[b];
+            let count = usize::from(count);
+            self.move_nodes(first as usize, next, count, &mut blocks);
+            self.nodes[parent as usize].first_child = next as u32;
+            next += count;
+        }
+        self.nodes.truncate(next);
+        self.moves.truncate(next);
+        self.amaf.truncate(next);
+        self.knowledge.truncate(next);
+        self.moves[0] = None;
     }
+
+    /// Moves `count` nodes from `from` down to `to` in every array, and tells each kept
+    /// block of their children its parent's new index.
+    fn move_nodes(&mut self, from: usize, to: usize, count: usize, blocks: &mut [KeptBlock]) {
+        debug_assert!(to <= from);
+        let range = from..from + count;
+        self.nodes.copy_within(range.clone(), to);
+        self.moves.copy_within(range.clone(), to);
+        self.amaf.copy_within(range.clone(), to);
+        if !self.knowledge.is_empty() {
+            self.knowledge.copy_within(range, to);
+        }
+        for i in to..to + count {
+            let n = &self.nodes[i];
+            if n.expanded && n.child_count > 0 {
+                let b = blocks.binary_search_by_key(&n.first_child, |b| b.first).expect("a kept node's block is kept");
+                blocks[b].parent = i as u32;
+            }
+        }
+    }
+}
+
+/// A children block kept by [`Tree::keep_subtree`]: where it starts in the old tree, its
+/// length, and its parent's index in the new tree.
+#[derive(Clone, Copy)]
+struct KeptBlock {
+    first: u32,
+    count: u16,
+    parent: u32,
 }
 
 /// Plain UCT (the seeds' baseline).
@@ -424,7 +456,12 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             return None;
         }
         let children_match = n.children().all(|i| tree.moves[i].is_some_and(|m| root_moves.contains(&m)));
-        children_match.then(|| tree.subtree(node))
+        if !children_match {
+            return None;
+        }
+        let mut tree = tree;
+        tree.keep_subtree(node);
+        Some(tree)
     }
 }
 
@@ -676,7 +713,7 @@ fn finish<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Node, Tree};
+    use super::*;
 
     #[test]
     fn a_node_takes_20_bytes_and_at_most_31_with_its_move_and_amaf_counts() {
@@ -685,5 +722,54 @@ mod tests {
         assert_eq!(Tree::<crate::nogo::Position>::NODE_BYTES, 30);
         assert_eq!(Tree::<crate::dots::Position>::NODE_BYTES, 30);
         const { assert!(Tree::<crate::ataxx::Position>::NODE_BYTES <= 31) };
+    }
+
+    /// Compares the subtree at `o` in `old` with the one at `n` in `new`, node by node in
+    /// children order; returns how many nodes it holds.
+    fn same_subtree<G: Game>(old: &Tree<G>, o: usize, new: &Tree<G>, n: usize) -> usize {
+        let (a, b) = (&old.nodes[o], &new.nodes[n]);
+        let stats = |x: &Node| (x.mover, x.proof, x.expanded, x.child_count, x.visits, x.reward);
+        assert_eq!(stats(a), stats(b), "node {o} kept as {n}");
+        assert_eq!((old.amaf[o].visits, old.amaf[o].reward), (new.amaf[n].visits, new.amaf[n].reward));
+        if !a.expanded {
+            return 1;
+        }
+        1 + a
+            .children()
+            .zip(b.children())
+            .map(|(oc, nc)| {
+                assert_eq!(old.moves[oc], new.moves[nc]);
+                same_subtree(old, oc, new, nc)
+            })
+            .sum::<usize>()
+    }
+
+    #[test]
+    fn a_subtree_kept_in_place_holds_every_node_under_the_new_root_and_nothing_else() {
+        let start = crate::nogo::Position::start();
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        let config = MctsConfig { reuse_tree: true, rave: Some(Rave::Counts { prior: 20.0 }), ..MctsConfig::UCT };
+        let mut mcts = Mcts::new(config, RandomPlayouts, 3);
+        mcts.set_history(&[]);
+        mcts.search(&start, &moves, &Budget::iterations(20_000));
+        let (_, tree) = mcts.saved.take().expect("a kept-running search saves its tree");
+        // Two plies down, along the most visited moves: blocks before, between and after
+        // the kept ones are dropped.
+        let most_visited = |node: usize| tree.nodes[node].children().max_by_key(|&i| tree.nodes[i].visits).unwrap();
+        let root = most_visited(most_visited(0));
+        assert!(tree.nodes[root].expanded);
+        let old = Tree::<crate::nogo::Position> {
+            nodes: tree.nodes.clone(),
+            moves: tree.moves.clone(),
+            amaf: tree.amaf.clone(),
+            knowledge: tree.knowledge.clone(),
+        };
+        let mut kept = tree;
+        kept.keep_subtree(root);
+        assert_eq!(kept.moves[0], None);
+        let count = same_subtree(&old, root, &kept, 0);
+        assert_eq!(count, kept.nodes.len());
+        assert!(count > 100 && count < old.nodes.len() / 2, "{count} of {}", old.nodes.len());
     }
 }
