@@ -135,15 +135,16 @@ enum Proof {
     Loss,
 }
 
-/// 20 bytes: the tree's size is what limits it (rewards in f32 are exact sums of results
+/// 16 bytes: the tree's size is what limits it (rewards in f32 are exact sums of results
 /// of 0, 1/2 and 1 up to 2^23 visits, more than a turn gives). A node's move and AMAF
 /// counts live in arrays of their own beside it (see [`Tree`]).
 #[derive(Debug, Clone, Copy)]
 struct Node {
     mover: Player,
     proof: Proof,
-    expanded: bool,
-    child_count: u16,
+    /// 0 until the node is expanded, then 1 + its number of children (a flag of its own
+    /// would make the node 20 bytes).
+    expansion: u16,
     first_child: u32,
     visits: u32,
     reward: f32,
@@ -159,11 +160,26 @@ struct Amaf {
 
 impl Node {
     fn new(mover: Player) -> Self {
-        Node { mover, proof: Proof::Unknown, expanded: false, first_child: 0, child_count: 0, visits: 0, reward: 0.0 }
+        Node { mover, proof: Proof::Unknown, expansion: 0, first_child: 0, visits: 0, reward: 0.0 }
+    }
+
+    fn expanded(&self) -> bool {
+        self.expansion != 0
+    }
+
+    /// Its number of children (0 until expanded).
+    fn child_count(&self) -> usize {
+        usize::from(self.expansion.saturating_sub(1))
+    }
+
+    /// Marks it expanded, with `count` children from `first`.
+    fn set_children(&mut self, first: usize, count: usize) {
+        self.first_child = u32::try_from(first).expect("fewer than 2^32 nodes");
+        self.expansion = u16::try_from(count + 1).expect("fewer than 65535 moves");
     }
 
     fn children(&self) -> std::ops::Range<usize> {
-        self.first_child as usize..self.first_child as usize + usize::from(self.child_count)
+        self.first_child as usize..self.first_child as usize + self.child_count()
     }
 
     /// Visits, the prior's virtual ones included.
@@ -259,10 +275,7 @@ impl<G: Game> Tree<G> {
                 self.knowledge.push(policy.knowledge(state, self.mv(i)));
             }
         }
-        let n = &mut self.nodes[node];
-        n.first_child = first as u32;
-        n.child_count = u16::try_from(moves.len()).expect("fewer than 65536 moves");
-        n.expanded = true;
+        self.nodes[node].set_children(first, moves.len());
     }
 
     fn select(&self, node: usize, cfg: &MctsConfig, c: f64) -> usize {
@@ -324,7 +337,7 @@ impl<G: Game> Tree<G> {
     /// Re-derives `node`'s proof from its children's. Returns whether it changed.
     fn update_proof(&mut self, node: usize) -> bool {
         let n = &self.nodes[node];
-        if n.proof != Proof::Unknown || !n.expanded || n.child_count == 0 {
+        if n.proof != Proof::Unknown || n.child_count() == 0 {
             return false;
         }
         let mut any_win = false;
@@ -365,8 +378,8 @@ impl<G: Game> Tree<G> {
         let mut stack = vec![root];
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i];
-            if n.expanded && n.child_count > 0 {
-                blocks.push(KeptBlock { first: n.first_child, count: n.child_count, parent: u32::MAX });
+            if n.child_count() > 0 {
+                blocks.push(KeptBlock { first: n.first_child, count: n.child_count() as u32, parent: u32::MAX });
                 stack.extend(n.children());
             }
         }
@@ -375,7 +388,7 @@ impl<G: Game> Tree<G> {
         let mut next = 1usize;
         for b in 0..blocks.len() {
             let KeptBlock { first, count, parent } = blocks[b];
-            let count = usize::from(count);
+            let count = count as usize;
             self.move_nodes(first as usize, next, count, &mut blocks);
             self.nodes[parent as usize].first_child = next as u32;
             next += count;
@@ -400,7 +413,7 @@ impl<G: Game> Tree<G> {
         }
         for i in to..to + count {
             let n = &self.nodes[i];
-            if n.expanded && n.child_count > 0 {
+            if n.child_count() > 0 {
                 let b = blocks.binary_search_by_key(&n.first_child, |b| b.first).expect("a kept node's block is kept");
                 blocks[b].parent = i as u32;
             }
@@ -413,7 +426,7 @@ impl<G: Game> Tree<G> {
 #[derive(Clone, Copy)]
 struct KeptBlock {
     first: u32,
-    count: u16,
+    count: u32,
     parent: u32,
 }
 
@@ -452,7 +465,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             node = n.children().find(|&i| tree.moves[i] == Some(*mv))?;
         }
         let n = &tree.nodes[node];
-        if !n.expanded || n.child_count as usize != root_moves.len() || n.proof != Proof::Unknown {
+        if !n.expanded() || n.child_count() != root_moves.len() || n.proof != Proof::Unknown {
             return None;
         }
         let children_match = n.children().all(|i| tree.moves[i].is_some_and(|m| root_moves.contains(&m)));
@@ -517,7 +530,7 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
                 if n.proof != Proof::Unknown {
                     break;
                 }
-                if !n.expanded {
+                if !n.expanded() {
                     if node != 0 && n.visits < cfg.expand_after {
                         // A finished game is proven on its first visit (and never
                         // comes back here); later visits only need the playout.
@@ -532,13 +545,13 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
                     state.legal_moves(&mut moves);
                     if moves.is_empty() {
                         terminal = state.outcome();
-                        tree.nodes[node].expanded = true;
+                        tree.nodes[node].set_children(0, 0);
                         break;
                     }
                     self.policy.keep_worth_trying(&state, &mut moves);
                     tree.expand(node, &state, &moves, &self.policy, &mut self.rng);
                 }
-                if tree.nodes[node].child_count == 0 {
+                if tree.nodes[node].child_count() == 0 {
                     terminal = state.outcome();
                     break;
                 }
@@ -716,22 +729,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_node_takes_20_bytes_and_at_most_31_with_its_move_and_amaf_counts() {
-        assert_eq!(std::mem::size_of::<Node>(), 20);
+    fn a_node_takes_16_bytes_and_at_most_27_with_its_move_and_amaf_counts() {
+        assert_eq!(std::mem::size_of::<Node>(), 16);
         // NoGo's points and Pencil's edges are u8; an Ataxx move is two u8 squares.
-        assert_eq!(Tree::<crate::nogo::Position>::NODE_BYTES, 30);
-        assert_eq!(Tree::<crate::dots::Position>::NODE_BYTES, 30);
-        const { assert!(Tree::<crate::ataxx::Position>::NODE_BYTES <= 31) };
+        assert_eq!(Tree::<crate::nogo::Position>::NODE_BYTES, 26);
+        assert_eq!(Tree::<crate::dots::Position>::NODE_BYTES, 26);
+        const { assert!(Tree::<crate::ataxx::Position>::NODE_BYTES <= 27) };
     }
 
     /// Compares the subtree at `o` in `old` with the one at `n` in `new`, node by node in
     /// children order; returns how many nodes it holds.
     fn same_subtree<G: Game>(old: &Tree<G>, o: usize, new: &Tree<G>, n: usize) -> usize {
         let (a, b) = (&old.nodes[o], &new.nodes[n]);
-        let stats = |x: &Node| (x.mover, x.proof, x.expanded, x.child_count, x.visits, x.reward);
+        let stats = |x: &Node| (x.mover, x.proof, x.expansion, x.visits, x.reward);
         assert_eq!(stats(a), stats(b), "node {o} kept as {n}");
         assert_eq!((old.amaf[o].visits, old.amaf[o].reward), (new.amaf[n].visits, new.amaf[n].reward));
-        if !a.expanded {
+        if !a.expanded() {
             return 1;
         }
         1 + a
@@ -758,7 +771,7 @@ mod tests {
         // the kept ones are dropped.
         let most_visited = |node: usize| tree.nodes[node].children().max_by_key(|&i| tree.nodes[i].visits).unwrap();
         let root = most_visited(most_visited(0));
-        assert!(tree.nodes[root].expanded);
+        assert!(tree.nodes[root].expanded());
         let old = Tree::<crate::nogo::Position> {
             nodes: tree.nodes.clone(),
             moves: tree.moves.clone(),
