@@ -68,8 +68,7 @@ fn exact_search_agrees_with_the_oracle() {
             let future = oracle(&p, &mut memo);
             let mut moves = Vec::new();
             p.legal_moves(&mut moves);
-            let config =
-                AlphaBetaConfig { rfp_margin: None, late_move_reductions: false, ..AlphaBetaConfig::default() };
+            let config = AlphaBetaConfig { aspiration: Some(50), ..AlphaBetaConfig::EXACT };
             let mut ab = AlphaBeta::new(config, BoxDifference);
             let (score, best, depth) = ab.iterate(&p, &moves, &Budget::iterations(u64::MAX));
             assert_eq!(depth as u32, undrawn, "the search must complete");

@@ -43,17 +43,19 @@ fn minimax<G: Game, E: Evaluator<G>>(g: &G, e: &E, ply: i32) -> i32 {
         .expect("a running game has moves")
 }
 
-/// The exact configuration: no pruning that trades accuracy for speed.
-fn exact() -> AlphaBetaConfig {
-    AlphaBetaConfig { rfp_margin: None, late_move_reductions: false, ..AlphaBetaConfig::default() }
+/// Exact configurations (no pruning that trades accuracy for speed) with aspiration
+/// windows and either kind of history, which change only the order of the search.
+fn exact() -> [AlphaBetaConfig; 2] {
+    let config = AlphaBetaConfig { aspiration: Some(50), ..AlphaBetaConfig::EXACT };
+    [config, AlphaBetaConfig { history_malus: true, ..config }]
 }
 
 fn check_alphabeta_equals_minimax<G: Game, E: Evaluator<G>>(positions: &[G], make: impl Fn() -> E) {
-    for g in positions {
+    for (g, config) in positions.iter().flat_map(|g| exact().map(|c| (g, c))) {
         let expected = minimax(g, &make(), 0);
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
-        let mut ab = AlphaBeta::new(exact(), make());
+        let mut ab = AlphaBeta::new(config, make());
         let (score, best, _) = ab.iterate(g, &moves, &Budget::iterations(u64::MAX));
         assert_eq!(score, expected, "alpha-beta value differs from minimax");
         // The chosen move achieves the value.

@@ -66,6 +66,9 @@ enum Command {
         threads: Option<usize>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Start from this network file's weights (fine-tuning) instead of random ones.
+        #[arg(long)]
+        init: Option<PathBuf>,
     },
 }
 
@@ -93,7 +96,7 @@ fn main() {
                 without: Without(without),
             })
         }
-        Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed } => {
+        Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed, init } => {
             train::train(&train::TrainConfig {
                 data,
                 out,
@@ -103,6 +106,7 @@ fn main() {
                 result_weight: result_weight.clamp(0.0, 1.0),
                 threads: threads.unwrap_or_else(cores).max(1),
                 seed,
+                init,
             })
         }
     };

@@ -20,6 +20,8 @@ pub struct TrainConfig {
     pub result_weight: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Start from this network's weights instead of random ones (fine-tuning).
+    pub init: Option<PathBuf>,
 }
 
 /// Float weights, the same shape as [`Network`]; also used for gradients and Adam's moments.
@@ -50,6 +52,25 @@ impl Model {
         let mut uniform = |scale: f32| (rng.f32() * 2.0 - 1.0) * scale;
         m.w1.iter_mut().for_each(|w| *w = uniform(0.15));
         m.w2.iter_mut().for_each(|w| *w = uniform(0.15));
+        m
+    }
+
+    /// The float weights of an integer network (exact: each is a multiple of its scale).
+    fn from_network(n: &Network) -> Model {
+        let mut m = Model::zeros();
+        let f = |w: i16, scale: i32| f32::from(w) / scale as f32;
+        for (floats, row) in m.w1.chunks_mut(HIDDEN).zip(&n.input_weights) {
+            floats.iter_mut().zip(row).for_each(|(x, &w)| *x = f(w, QA));
+        }
+        for h in 0..HIDDEN {
+            m.b1[h] = f(n.input_bias[h], QA);
+            for b in 0..BUCKETS {
+                m.w2[b * HIDDEN + h] = f(n.output_weights[b][h], QB);
+            }
+        }
+        for b in 0..BUCKETS {
+            m.b2[b] = n.output_bias[b] as f32 / (QA * QB) as f32;
+        }
         m
     }
 
@@ -191,7 +212,19 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
     );
     let held: Vec<Sample> = held.iter().map(|r| sample(r, 0, score_scale, cfg.result_weight)).collect();
     let mut rng = fastrand::Rng::with_seed(cfg.seed);
-    let mut model = Model::random(&mut rng);
+    let mut model = match &cfg.init {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            println!(
+                "starting from {} (held-out loss {:.5})",
+                path.display(),
+                held_loss(&Model::from_network(&network), &held)
+            );
+            Model::from_network(&network)
+        }
+        None => Model::random(&mut rng),
+    };
     let (mut m1, mut m2) = (Model::zeros(), Model::zeros());
     let mut grads: Vec<Model> = (0..cfg.threads).map(|_| Model::zeros()).collect();
     let mut step = 0;

@@ -6,7 +6,9 @@ use crate::ataxx::eval::{self, Weights, HAND_SET, MATERIAL_ONLY, WEIGHTS};
 use crate::ataxx::net::{self, Network};
 use crate::ataxx::{Board, Move, Position};
 use crate::game::{Game, Player};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
+use crate::search::alphabeta::{
+    AlphaBeta, AlphaBetaConfig, Evaluator, Futility, LateMovePruning, Reductions, ReverseFutility,
+};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features, MemoryMcts};
 
@@ -64,9 +66,9 @@ impl Evaluator<Board> for AtaxxEval {
     fn order(&self, b: &Board, mv: Move) -> i32 {
         eval::move_order(b, mv)
     }
-    /// A jump that turns at most one piece: it leaves a hole and gains nothing.
+    /// A jump that turns no piece: it leaves a hole and gains nothing.
     fn prunable(&self, b: &Board, mv: Move) -> bool {
-        mv.is_jump() && b.flips(mv) <= 1
+        mv.is_jump() && b.flips(mv) == 0
     }
     fn endgame(&self, b: &Board) -> bool {
         self.endgame_empties.is_some_and(|n| b.empty().count() <= n)
@@ -115,13 +117,20 @@ impl Features for Board {
 
 /// The search settings of `ab`, less the features in `without`.
 pub fn ab_config(without: &Without) -> AlphaBetaConfig {
-    let on = AlphaBetaConfig::default();
+    let on = |feature: &str| !without.has(feature);
     AlphaBetaConfig {
-        late_move_reductions: !without.has("lmr"),
-        late_move_pruning: Some(2).filter(|_| !without.has("lmp")),
-        rfp_margin: on.rfp_margin.filter(|_| !without.has("rfp")),
-        aspiration: on.aspiration.filter(|_| !without.has("aspiration")),
-        ..on
+        name: "ab",
+        aspiration: Some(50).filter(|_| on("aspiration")),
+        reverse_futility: Some(ReverseFutility { margin: 50, max_depth: 6 }).filter(|_| on("rfp")),
+        futility: Some(Futility { max_depth: 6, min_moves: 3, base: 160, per_ply: 80 }).filter(|_| on("fp")),
+        reductions: if on("lmr") { Reductions::Logarithmic { base: 0.8, scale: 0.4 } } else { Reductions::Off },
+        // Jumps that turn no piece come last in the order; past the first two moves they
+        // are skipped at any depth (in the middle game nearly every useful jump captures).
+        late_move_pruning: Some(LateMovePruning { max_depth: i32::MAX, min_moves: 2, per_ply: 0 })
+            .filter(|_| on("lmp")),
+        iir_depth: Some(3).filter(|_| on("iir")),
+        history_malus: on("history-malus"),
+        ..AlphaBetaConfig::default()
     }
 }
 
@@ -144,12 +153,16 @@ pub fn registry() -> Registry<Position> {
     let mut list = vec![
         EngineSpec {
             name: "ab",
-            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers/history, RFP, LMR, LMP, \
-                    full-width endgame; eval: a learned network (2x2 windows, 128 hidden, 4 phase buckets)",
+            about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers, history with malus, RFP, FP, \
+                    log LMR, LMP, IIR, full-width endgame; eval: a learned network (2x2 windows, 128 hidden, \
+                    4 phase buckets)",
             features: &[
-                ("lmr", "late-move reductions"),
-                ("rfp", "reverse futility pruning"),
-                ("lmp", "late-move pruning of quiet jumps near the leaves"),
+                ("lmr", "late-move reductions (logarithmic in depth and move number, less for good history)"),
+                ("rfp", "reverse futility pruning (50 centi-pieces per ply, to 6 plies)"),
+                ("fp", "futility pruning of late moves (160 + 80 per ply below alpha, to 6 plies)"),
+                ("lmp", "late-move pruning: jumps that turn no piece, after the first two moves"),
+                ("iir", "internal iterative reduction (a ply less without a table move, from depth 3)"),
+                ("history-malus", "history with a malus for the moves tried before a cut-off (off: depth^2 bonus)"),
                 ("endgame", "full-width search (no forward pruning) from 8 empty squares"),
                 ("aspiration", "aspiration windows (full window at every depth)"),
                 ("network", "the learned evaluation (off: the hand-made terms, Texel-fitted)"),

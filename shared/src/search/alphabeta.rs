@@ -15,6 +15,10 @@ use crate::game::{Game, Outcome};
 pub const WIN: i32 = 1_000_000;
 const MAX_PLY: i32 = 1000;
 const INF: i32 = WIN + 1;
+/// The bound of the history scores where `history_malus` is on.
+const HISTORY_MAX: i32 = 16384;
+/// Depths and move numbers in the logarithmic reduction table.
+const LMR_TABLE: usize = 64;
 
 /// What alpha-beta needs to know about a game beyond its rules.
 pub trait Evaluator<G: Game>: Send {
@@ -63,26 +67,94 @@ pub struct AlphaBetaConfig {
     pub tt_bytes: usize,
     /// Half-width of the first aspiration window (None: full window).
     pub aspiration: Option<i32>,
-    /// Reverse futility pruning margin per remaining ply (None: off).
-    pub rfp_margin: Option<i32>,
-    pub late_move_reductions: bool,
-    /// Late-move pruning: at non-PV nodes this close to the leaves (in plies), the moves
-    /// the evaluator calls prunable are skipped once `8 * depth` moves have been searched
-    /// (None: off; exact searches leave it off).
-    pub late_move_pruning: Option<i32>,
+    /// Reverse futility pruning at non-PV nodes (None: off).
+    pub reverse_futility: Option<ReverseFutility>,
+    /// Futility pruning of the late moves of a node whose static value is far below alpha
+    /// (None: off).
+    pub futility: Option<Futility>,
+    pub reductions: Reductions,
+    /// Late-move pruning of the moves the evaluator calls prunable (None: off; exact
+    /// searches leave it off).
+    pub late_move_pruning: Option<LateMovePruning>,
+    /// Internal iterative reduction: a node this deep with no table move is searched a ply
+    /// shallower (None: off).
+    pub iir_depth: Option<i32>,
+    /// History as a bounded score with a bonus for the move that cut off and a malus for
+    /// the moves tried before it (false: `depth^2` added for the cut-off move only).
+    pub history_malus: bool,
     pub max_depth: i32,
+}
+
+/// Reverse futility pruning: a non-PV node within `max_depth` plies of the leaves whose
+/// static value beats beta by `margin` per ply returns that value.
+#[derive(Debug, Clone, Copy)]
+pub struct ReverseFutility {
+    pub margin: i32,
+    pub max_depth: i32,
+}
+
+/// Futility pruning: at non-PV nodes within `max_depth` plies of the leaves, once `min_moves` moves have
+/// been searched, the rest are skipped if the static value plus `base + per_ply * depth`
+/// cannot reach alpha (moves come best-first, so the rest promise less).
+#[derive(Debug, Clone, Copy)]
+pub struct Futility {
+    pub max_depth: i32,
+    pub min_moves: usize,
+    pub base: i32,
+    pub per_ply: i32,
+}
+
+/// Late-move pruning: at non-PV nodes within `max_depth` plies of the leaves, the moves
+/// the evaluator calls prunable are skipped once `min_moves + per_ply * depth` moves have
+/// been searched.
+#[derive(Debug, Clone, Copy)]
+pub struct LateMovePruning {
+    pub max_depth: i32,
+    pub min_moves: usize,
+    pub per_ply: usize,
+}
+
+/// Late-move reductions: how many plies shallower a late move is first searched with a
+/// null window (re-searched at full depth if it beats alpha).
+#[derive(Debug, Clone, Copy)]
+pub enum Reductions {
+    Off,
+    /// One ply from the 5th move, two from the 13th, at depth >= 3.
+    Steps,
+    /// `base + scale * ln(depth) * ln(move number)` plies from the 3rd move at depth >= 3,
+    /// a ply less at PV nodes, less for moves with a good history (more for a bad one),
+    /// never into the leaves.
+    Logarithmic {
+        base: f32,
+        scale: f32,
+    },
+}
+
+impl AlphaBetaConfig {
+    /// An exact search: no forward pruning or reductions, no aspiration, so that what it
+    /// proves within its depth holds.
+    pub const EXACT: AlphaBetaConfig = AlphaBetaConfig {
+        name: "ab-exact",
+        tt_bytes: 32 << 20,
+        aspiration: None,
+        reverse_futility: None,
+        futility: None,
+        reductions: Reductions::Off,
+        late_move_pruning: None,
+        iir_depth: None,
+        history_malus: false,
+        max_depth: 64,
+    };
 }
 
 impl Default for AlphaBetaConfig {
     fn default() -> Self {
         AlphaBetaConfig {
             name: "ab",
-            tt_bytes: 32 << 20,
             aspiration: Some(50),
-            rfp_margin: Some(120),
-            late_move_reductions: true,
-            late_move_pruning: None,
-            max_depth: 64,
+            reverse_futility: Some(ReverseFutility { margin: 120, max_depth: 3 }),
+            reductions: Reductions::Steps,
+            ..AlphaBetaConfig::EXACT
         }
     }
 }
@@ -112,6 +184,8 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     tt: Vec<Option<TtEntry<G::Move>>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
+    /// Logarithmic reductions by [depth][move number] (empty unless configured).
+    lmr_table: Vec<[u8; LMR_TABLE]>,
     nodes: u64,
     budget: Budget,
     aborted: bool,
@@ -123,12 +197,24 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     pub fn new(config: AlphaBetaConfig, eval: E) -> Self {
         let entry = std::mem::size_of::<Option<TtEntry<G::Move>>>().max(1);
         let size = (config.tt_bytes / entry).next_power_of_two() / 2;
+        let lmr_table = match config.reductions {
+            Reductions::Logarithmic { base, scale } => (0..LMR_TABLE)
+                .map(|depth| {
+                    std::array::from_fn(|n| {
+                        let plies = base + scale * (depth.max(1) as f32).ln() * (n.max(1) as f32).ln();
+                        plies.round().clamp(0.0, 64.0) as u8
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         AlphaBeta {
             config,
             eval,
             tt: vec![None; size.max(1024)],
             killers: vec![[None; 2]; MAX_PLY as usize + 1],
             history: vec![0; G::MOVE_SPACE],
+            lmr_table,
             nodes: 0,
             budget: Budget::iterations(0),
             aborted: false,
@@ -184,7 +270,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }));
     }
 
-    fn negamax(&mut self, g: &G, depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    fn negamax(&mut self, g: &G, mut depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
@@ -213,13 +299,18 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
         // Forward pruning is off in the endgame, so that its results are exact to depth.
         let full_width = self.eval.endgame(g);
-        if let Some(margin) = self.config.rfp_margin.filter(|_| !full_width) {
-            if !is_pv && depth <= 3 && beta.abs() < WIN / 2 {
-                let stand = self.eval.evaluate(g);
-                if stand - margin * depth >= beta {
-                    return stand;
+        // The static value, computed once and only where a pruning rule asks for it.
+        let mut stand = None;
+        if let Some(rfp) = self.config.reverse_futility.filter(|_| !full_width) {
+            if !is_pv && depth <= rfp.max_depth && beta.abs() < WIN / 2 {
+                let value = *stand.get_or_insert_with(|| self.eval.evaluate(g));
+                if value - rfp.margin * depth >= beta {
+                    return value;
                 }
             }
+        }
+        if tt_move.is_none() && !full_width && self.config.iir_depth.is_some_and(|d| depth >= d) {
+            depth -= 1;
         }
         // Move lists are per ply and kept between nodes; most nodes cut off after a move
         // or two, so the moves are picked best-first as they are needed, not sorted.
@@ -229,24 +320,31 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut best = -INF;
         let mut best_move = None;
         let prune_after = match self.config.late_move_pruning {
-            Some(max_depth) if !is_pv && !full_width && depth <= max_depth && alpha.abs() < WIN / 2 => {
-                8 * depth as usize
+            Some(lmp) if !is_pv && !full_width && depth <= lmp.max_depth && alpha.abs() < WIN / 2 => {
+                lmp.min_moves + lmp.per_ply * depth as usize
             }
             _ => usize::MAX,
         };
-        let reduce = self.config.late_move_reductions && !full_width;
+        let futility =
+            self.config.futility.filter(|f| !is_pv && !full_width && depth <= f.max_depth && alpha.abs() < WIN / 2);
         for i in 0..scored.len() {
             let mv = pick_best(&mut scored, i);
             if i >= prune_after && Some(mv) != tt_move && self.eval.prunable(g, mv) {
                 continue;
+            }
+            // Futility needs a searched move that does not lose (none of the rest is tried).
+            if let Some(f) = futility.filter(|f| i >= f.min_moves && best > -WIN / 2) {
+                let value = *stand.get_or_insert_with(|| self.eval.evaluate(g));
+                if value + f.base + f.per_ply * depth <= alpha {
+                    break;
+                }
             }
             let mut child = g.clone();
             child.play(mv);
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1, alpha, beta, ply + 1)
             } else {
-                let reduction =
-                    if reduce && depth >= 3 && i >= 4 && Some(mv) != tt_move { 1 + (i >= 12) as i32 } else { 0 };
+                let reduction = if full_width || Some(mv) == tt_move { 0 } else { self.reduction(depth, i, is_pv, mv) };
                 let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if s > alpha && reduction > 0 {
                     s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, ply + 1);
@@ -273,8 +371,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                     k[1] = k[0];
                     k[0] = Some(mv);
                 }
-                let h = &mut self.history[G::move_index(mv)];
-                *h = (*h + depth * depth).min(1 << 30);
+                self.reward_history(depth, mv, &scored[..i]);
                 break;
             }
         }
@@ -289,6 +386,44 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.tt[slot] =
             Some(TtEntry { key, depth: depth as i16, score: farther_from_end(best, -ply), bound, best: best_move });
         best
+    }
+
+    /// How many plies shallower the `i`-th move (from 0) of a node is first searched.
+    fn reduction(&self, depth: i32, i: usize, is_pv: bool, mv: G::Move) -> i32 {
+        match self.config.reductions {
+            Reductions::Off => 0,
+            Reductions::Steps => {
+                if depth >= 3 && i >= 4 {
+                    1 + (i >= 12) as i32
+                } else {
+                    0
+                }
+            }
+            Reductions::Logarithmic { .. } if depth < 3 || i < 2 => 0,
+            Reductions::Logarithmic { .. } => {
+                let table = self.lmr_table[(depth as usize).min(LMR_TABLE - 1)][(i + 1).min(LMR_TABLE - 1)];
+                let history = self.history[G::move_index(mv)] / (HISTORY_MAX * 3 / 4);
+                (i32::from(table) - i32::from(is_pv) - history).clamp(0, depth - 2)
+            }
+        }
+    }
+
+    /// History after a cut-off by `mv` at `depth`, `tried` the moves searched before it.
+    fn reward_history(&mut self, depth: i32, mv: G::Move, tried: &[(i64, G::Move)]) {
+        if !self.config.history_malus {
+            let h = &mut self.history[G::move_index(mv)];
+            *h = (*h + depth * depth).min(1 << 30);
+            return;
+        }
+        // Bounded in (-HISTORY_MAX, HISTORY_MAX): each update moves the score part of the
+        // way towards the bound, so old results fade as new ones come.
+        let bonus = (300 * depth).min(1500);
+        let h = &mut self.history[G::move_index(mv)];
+        *h += bonus - bonus * *h / HISTORY_MAX;
+        for &(_, other) in tried {
+            let h = &mut self.history[G::move_index(other)];
+            *h -= bonus + bonus * *h / HISTORY_MAX;
+        }
     }
 
     /// Searches the root moves to `depth` within (alpha, beta); returns the best score and
@@ -435,5 +570,41 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             }
         }
         (best.0, best.1, completed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ataxx::{Board, Move};
+
+    struct Flat;
+    impl Evaluator<Board> for Flat {
+        fn evaluate(&self, _: &Board) -> i32 {
+            0
+        }
+        fn hash(&self, _: &Board) -> u64 {
+            0
+        }
+    }
+
+    #[test]
+    fn logarithmic_reductions_grow_with_depth_and_move_number_and_never_reach_the_leaves() {
+        let config =
+            AlphaBetaConfig { reductions: Reductions::Logarithmic { base: 0.8, scale: 0.4 }, ..AlphaBetaConfig::EXACT };
+        let ab = AlphaBeta::new(config, Flat);
+        let mv = Move { from: 0, to: 1 };
+        assert_eq!(ab.reduction(2, 40, false, mv), 0, "none below depth 3");
+        assert_eq!(ab.reduction(10, 1, false, mv), 0, "none for the first two moves");
+        for depth in 3..40 {
+            for i in 2..100 {
+                let r = ab.reduction(depth, i, false, mv);
+                assert!((0..=depth - 2).contains(&r), "depth {depth} move {i}: {r}");
+                assert!(r >= ab.reduction(depth, i - 1, false, mv), "more for later moves");
+                assert!(r >= ab.reduction(depth - 1, i, false, mv), "more for deeper nodes");
+                assert!(ab.reduction(depth, i, true, mv) <= r, "less at PV nodes");
+            }
+        }
+        assert!(ab.reduction(20, 40, false, mv) >= 3, "late moves of deep nodes lose several plies");
     }
 }

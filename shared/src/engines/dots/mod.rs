@@ -242,13 +242,7 @@ impl Features for Position {
 /// Seed 004's endgame: exact alpha-beta on the box margin (no forward pruning, no
 /// aspiration), used by the `seed` engine and by the bench.
 pub fn seed_endgame() -> AlphaBeta<Position, BoxDifference> {
-    let config = AlphaBetaConfig {
-        name: "seed004-ab",
-        rfp_margin: None,
-        late_move_reductions: false,
-        aspiration: None,
-        ..Default::default()
-    };
+    let config = AlphaBetaConfig { name: "seed004-ab", ..AlphaBetaConfig::EXACT };
     AlphaBeta::new(config, BoxDifference)
 }
 

@@ -95,14 +95,7 @@ impl Evaluator<Position> for Mobility {
 /// measurements: alpha-beta, exact (no pruning that could cost a proof), moves ordered
 /// by the difference in legal points.
 pub fn late_solver() -> AlphaBeta<Position, Mobility> {
-    let config = AlphaBetaConfig {
-        name: "nogo-solver",
-        rfp_margin: None,
-        late_move_reductions: false,
-        aspiration: None,
-        tt_bytes: 16 << 20,
-        ..AlphaBetaConfig::default()
-    };
+    let config = AlphaBetaConfig { name: "nogo-solver", tt_bytes: 16 << 20, ..AlphaBetaConfig::EXACT };
     AlphaBeta::new(config, Mobility)
 }
 
