@@ -335,3 +335,19 @@ fn adam(model: &mut Model, grad: &Model, m1: &mut Model, m2: &mut Model, lr: f32
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_read_back_into_floats_quantises_to_itself() {
+        // Fine-tuning (`--init`) starts from the floats of a network file; they must be
+        // that network exactly, or a run with no training would already change it.
+        let mut rng = fastrand::Rng::with_seed(7);
+        let network = Model::random(&mut rng).quantise();
+        let floats = Model::from_network(&network);
+        assert_eq!(floats.quantise(), network);
+        assert_eq!(Model::from_network(net::embedded()).quantise(), *net::embedded());
+    }
+}
