@@ -4,7 +4,7 @@
 
 use botzone_games::ataxx::{self, Board};
 use botzone_games::dots;
-use botzone_games::engines::ataxx::{ab_config, AtaxxEval};
+use botzone_games::engines::ataxx::{ab_config, AtaxxEval, ENDGAME_EMPTIES};
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::engines::Without;
 use botzone_games::game::{forces_win, Game, Outcome, Player};
@@ -296,9 +296,9 @@ fn nogo_engine_plays_proven_wins_late_in_the_game() {
     assert!(won >= 10, "only {won} won positions");
 }
 
-/// The `ab` engine's alpha-beta on endgames of 3-8 empty squares, as it plays (full-width
-/// there) and with its forward pruning left on: every win it claims is real and exactly as near as it says (won
-/// scores are kept in the table relative to the node, not the root).
+/// The `ab` engine's alpha-beta on endgames of 3-8 empty squares, as it plays (forward
+/// pruning on) and full-width there: every win it claims is real and exactly as near as
+/// it says (won scores are kept in the table relative to the node, not the root).
 #[test]
 fn ataxx_alphabeta_claims_only_real_wins_at_their_distance() {
     let mut rng = fastrand::Rng::with_seed(7);
@@ -320,12 +320,12 @@ fn ataxx_alphabeta_claims_only_real_wins_at_their_distance() {
             continue;
         }
         tried += 1;
-        // The engine as it plays (full-width here), and with forward pruning (RFP, LMR and
-        // LMP) left on in the endgame.
+        // The engine as it plays (forward pruning on in the endgame too), and searching the
+        // endgame full-width (`--without endgame-pruning`).
         if check_claimed_win(&b, AtaxxEval::default()) {
             checked += 1;
         }
-        if check_claimed_win(&b, AtaxxEval { endgame_empties: None, ..AtaxxEval::default() }) {
+        if check_claimed_win(&b, AtaxxEval { endgame_empties: Some(ENDGAME_EMPTIES), ..AtaxxEval::default() }) {
             checked += 1;
         }
     }
