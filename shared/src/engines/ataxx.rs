@@ -132,7 +132,7 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
             .filter(|_| on("lmp")),
         iir_depth: Some(3).filter(|_| on("iir")),
         history_malus: on("history-malus"),
-        ..AlphaBetaConfig::default()
+        ..AlphaBetaConfig::EXACT
     }
 }
 

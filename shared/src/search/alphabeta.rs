@@ -1,9 +1,10 @@
 //! Alpha-beta search, generic over [`Game`]: negamax with principal variation search,
 //! iterative deepening, aspiration windows, a transposition table, move ordering (TT
-//! move, a game's own tactical order, killers, history), reverse futility pruning and
-//! late-move reductions and pruning, all under the deadline. Where the evaluator says the
-//! game is in its endgame, the search is full-width (no forward pruning), so that what it
-//! proves within its depth is exact.
+//! move, a game's own tactical order, killers, history), and, as configured, reverse
+//! futility pruning, futility pruning, late-move reductions and pruning and internal
+//! iterative reduction, all under the deadline ([`AlphaBetaConfig::EXACT`] has none of
+//! them). Where the evaluator says the game is in its endgame, the search is full-width
+//! (no forward pruning), so that what it proves within its depth is exact.
 //!
 //! Games where a move can keep the turn (Dots) are handled by comparing the side to move
 //! before and after a move: the child's score is negated only when the side changes.
@@ -55,7 +56,7 @@ pub trait Evaluator<G: Game>: Send {
     }
 
     /// Whether the position is in its endgame, where every move is searched to full
-    /// depth (no reverse futility pruning, late-move reductions or pruning).
+    /// depth (no forward pruning, reductions or IIR).
     fn endgame(&self, _g: &G) -> bool {
         false
     }
@@ -93,9 +94,10 @@ pub struct ReverseFutility {
     pub max_depth: i32,
 }
 
-/// Futility pruning: at non-PV nodes within `max_depth` plies of the leaves, once `min_moves` moves have
-/// been searched, the rest are skipped if the static value plus `base + per_ply * depth`
-/// cannot reach alpha (moves come best-first, so the rest promise less).
+/// Futility pruning: at non-PV nodes within `max_depth` plies of the leaves, once
+/// `min_moves` moves have been searched, the rest are skipped if the static value plus
+/// `base + per_ply * depth` cannot reach alpha (moves come best-first, so the rest promise
+/// less).
 #[derive(Debug, Clone, Copy)]
 pub struct Futility {
     pub max_depth: i32,
@@ -119,8 +121,6 @@ pub struct LateMovePruning {
 #[derive(Debug, Clone, Copy)]
 pub enum Reductions {
     Off,
-    /// One ply from the 5th move, two from the 13th, at depth >= 3.
-    Steps,
     /// `base + scale * ln(depth) * ln(move number)` plies from the 3rd move at depth >= 3,
     /// a ply less at PV nodes, less for moves with a good history (more for a bad one),
     /// never into the leaves.
@@ -145,18 +145,6 @@ impl AlphaBetaConfig {
         history_malus: false,
         max_depth: 64,
     };
-}
-
-impl Default for AlphaBetaConfig {
-    fn default() -> Self {
-        AlphaBetaConfig {
-            name: "ab",
-            aspiration: Some(50),
-            reverse_futility: Some(ReverseFutility { margin: 120, max_depth: 3 }),
-            reductions: Reductions::Steps,
-            ..AlphaBetaConfig::EXACT
-        }
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -392,13 +380,6 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     fn reduction(&self, depth: i32, i: usize, is_pv: bool, mv: G::Move) -> i32 {
         match self.config.reductions {
             Reductions::Off => 0,
-            Reductions::Steps => {
-                if depth >= 3 && i >= 4 {
-                    1 + (i >= 12) as i32
-                } else {
-                    0
-                }
-            }
             Reductions::Logarithmic { .. } if depth < 3 || i < 2 => 0,
             Reductions::Logarithmic { .. } => {
                 let table = self.lmr_table[(depth as usize).min(LMR_TABLE - 1)][(i + 1).min(LMR_TABLE - 1)];
