@@ -216,12 +216,9 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            println!(
-                "starting from {} (held-out loss {:.5})",
-                path.display(),
-                held_loss(&Model::from_network(&network), &held)
-            );
-            Model::from_network(&network)
+            let model = Model::from_network(&network);
+            println!("starting from {} (held-out loss {:.5})", path.display(), held_loss(&model, &held));
+            model
         }
         None => Model::random(&mut rng),
     };
