@@ -383,7 +383,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             Reductions::Logarithmic { .. } if depth < 3 || i < 2 => 0,
             Reductions::Logarithmic { .. } => {
                 let table = self.lmr_table[(depth as usize).min(LMR_TABLE - 1)][(i + 1).min(LMR_TABLE - 1)];
-                let history = self.history[G::move_index(mv)] / (HISTORY_MAX * 3 / 4);
+                // Only the bounded history (with malus) has a known scale; the unbounded
+                // depth^2 sums would switch reductions off for any move often good.
+                let history =
+                    if self.config.history_malus { self.history[G::move_index(mv)] / (HISTORY_MAX * 3 / 4) } else { 0 };
                 (i32::from(table) - i32::from(is_pv) - history).clamp(0, depth - 2)
             }
         }
@@ -587,5 +590,25 @@ mod tests {
             }
         }
         assert!(ab.reduction(20, 40, false, mv) >= 3, "late moves of deep nodes lose several plies");
+    }
+
+    #[test]
+    fn good_history_reduces_less_only_where_the_history_is_bounded() {
+        let log = Reductions::Logarithmic { base: 0.8, scale: 0.4 };
+        let mv = Move { from: 0, to: 1 };
+        for history_malus in [false, true] {
+            let config = AlphaBetaConfig { reductions: log, history_malus, ..AlphaBetaConfig::EXACT };
+            let mut ab = AlphaBeta::new(config, Flat);
+            let before = ab.reduction(20, 40, false, mv);
+            for _ in 0..200 {
+                ab.reward_history(20, mv, &[]);
+            }
+            let after = ab.reduction(20, 40, false, mv);
+            if history_malus {
+                assert!(after < before, "a move with good bounded history is reduced less: {before} -> {after}");
+            } else {
+                assert_eq!(after, before, "the unbounded depth^2 history has no scale to read reductions from");
+            }
+        }
     }
 }
