@@ -6,7 +6,7 @@ use botzone_games::dots::{loony_value, Capture, Component, Edge, Position};
 use botzone_games::engines::dots::solver::{moves_to_try, Solver};
 use botzone_games::engines::dots::BoxDifference;
 use botzone_games::game::Game;
-use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig};
+use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Aspiration};
 use botzone_games::search::Budget;
 use std::collections::HashMap;
 
@@ -68,7 +68,10 @@ fn exact_search_agrees_with_the_oracle() {
             let future = oracle(&p, &mut memo);
             let mut moves = Vec::new();
             p.legal_moves(&mut moves);
-            let config = AlphaBetaConfig { aspiration: Some(50), ..AlphaBetaConfig::EXACT };
+            let config = AlphaBetaConfig {
+                aspiration: Some(Aspiration { min_depth: 3, delta: 50, reduce_on_fail_high: false }),
+                ..AlphaBetaConfig::EXACT
+            };
             let mut ab = AlphaBeta::new(config, BoxDifference);
             let (score, best, depth) = ab.iterate(&p, &moves, &Budget::iterations(u64::MAX));
             assert_eq!(depth as u32, undrawn, "the search must complete");

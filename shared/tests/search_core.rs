@@ -9,7 +9,7 @@ use botzone_games::engines::dots::BoxDifference;
 use botzone_games::engines::Without;
 use botzone_games::game::{forces_win, Game, Outcome, Player};
 use botzone_games::nogo;
-use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator, WIN};
+use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Aspiration, Evaluator, WIN};
 use botzone_games::search::mcts::{Mcts, MctsConfig, RandomPlayouts, Rave};
 use botzone_games::search::{Budget, Engine};
 
@@ -44,10 +44,13 @@ fn minimax<G: Game, E: Evaluator<G>>(g: &G, e: &E, ply: i32) -> i32 {
 }
 
 /// Exact configurations (no pruning that trades accuracy for speed) with aspiration
-/// windows and either kind of history, which change only the order of the search.
-fn exact() -> [AlphaBetaConfig; 2] {
-    let config = AlphaBetaConfig { aspiration: Some(50), ..AlphaBetaConfig::EXACT };
-    [config, AlphaBetaConfig { history_malus: true, ..config }]
+/// windows and either kind of history, which change only the order of the search; the
+/// one-point window fails high or low at nearly every depth, so its re-searches are
+/// exercised.
+fn exact() -> [AlphaBetaConfig; 3] {
+    let window = |delta| Some(Aspiration { min_depth: 3, delta, reduce_on_fail_high: false });
+    let config = AlphaBetaConfig { aspiration: window(50), ..AlphaBetaConfig::EXACT };
+    [config, AlphaBetaConfig { history_malus: true, ..config }, AlphaBetaConfig { aspiration: window(1), ..config }]
 }
 
 fn check_alphabeta_equals_minimax<G: Game, E: Evaluator<G>>(positions: &[G], make: impl Fn() -> E) {

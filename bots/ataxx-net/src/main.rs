@@ -2,9 +2,10 @@
 //!
 //! `ataxx-net datagen --out FILE --positions N`: self-play records (see `record.rs`).
 //! `ataxx-net train --data FILE... --out NET`: a network file for `shared/src/ataxx/`.
+//! `ataxx-net dump --data FILE`: records as text (FEN, network value, search score, result).
 //! The commands that made the shipped network are in shared/EXPERIMENTS.md.
 
-use ataxx_net::{datagen, train};
+use ataxx_net::{datagen, dump, train};
 use botzone_games::engines::Without;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -70,6 +71,21 @@ enum Command {
         #[arg(long)]
         init: Option<PathBuf>,
     },
+    /// Prints records as text, one per line: FEN (the side to move as `x`), the network's
+    /// value, the search score and the result, all for the side to move.
+    Dump {
+        #[arg(long)]
+        data: PathBuf,
+        /// The network file to evaluate with (default: the shipped one).
+        #[arg(long)]
+        net: Option<PathBuf>,
+        /// Print every N-th record.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// At most this many lines.
+        #[arg(long, default_value_t = usize::MAX)]
+        limit: usize,
+    },
 }
 
 /// `A,B` with A <= B.
@@ -109,6 +125,7 @@ fn main() {
                 init,
             })
         }
+        Command::Dump { data, net, every, limit } => dump::dump(&dump::DumpConfig { data, net, every, limit }),
     };
     if let Err(e) = outcome {
         eprintln!("ataxx-net: {e}");

@@ -7,7 +7,7 @@ use crate::ataxx::net::{self, Network};
 use crate::ataxx::{Board, Move, Position};
 use crate::game::{Game, Player};
 use crate::search::alphabeta::{
-    AlphaBeta, AlphaBetaConfig, Evaluator, Futility, LateMovePruning, Reductions, ReverseFutility,
+    AlphaBeta, AlphaBetaConfig, Aspiration, Evaluator, Futility, LateMovePruning, Reductions, ReverseFutility, Singular,
 };
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy};
 use crate::search::memory::{signed_cells, Features, MemoryMcts};
@@ -122,7 +122,8 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
     let on = |feature: &str| !without.has(feature);
     AlphaBetaConfig {
         name: "ab",
-        aspiration: Some(50).filter(|_| on("aspiration")),
+        aspiration: Some(Aspiration { min_depth: 7, delta: 16, reduce_on_fail_high: true })
+            .filter(|_| on("aspiration")),
         reverse_futility: Some(ReverseFutility { margin: 50, max_depth: 6 }).filter(|_| on("rfp")),
         futility: Some(Futility { max_depth: 6, min_moves: 3, base: 160, per_ply: 80 }).filter(|_| on("fp")),
         reductions: if on("lmr") { Reductions::Logarithmic { base: 0.8, scale: 0.4 } } else { Reductions::Off },
@@ -132,6 +133,7 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
             .filter(|_| on("lmp")),
         iir_depth: Some(3).filter(|_| on("iir")),
         history_malus: on("history-malus"),
+        singular: Some(Singular { min_depth: 6, depth_margin: 3 }).filter(|_| on("singular")),
         ..AlphaBetaConfig::EXACT
     }
 }
@@ -157,7 +159,7 @@ pub fn registry() -> Registry<Position> {
         EngineSpec {
             name: "ab",
             about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers, history with malus, RFP, FP, \
-                    log LMR, LMP, IIR; eval: a learned network (2x2 windows, 128 hidden, \
+                    log LMR, LMP, IIR, singular extensions; eval: a learned network (2x2 windows, 128 hidden, \
                     4 phase buckets)",
             features: &[
                 ("lmr", "late-move reductions (logarithmic in depth and move number, less for good history)"),
@@ -166,6 +168,7 @@ pub fn registry() -> Registry<Position> {
                 ("lmp", "late-move pruning: jumps that turn no piece, after the first two moves"),
                 ("iir", "internal iterative reduction (a ply less without a table move, from depth 3)"),
                 ("history-malus", "history with a malus for the moves tried before a cut-off (off: depth^2 bonus)"),
+                ("singular", "singular extensions from depth 6, with multi-cut and negative extensions"),
                 (
                     "endgame-pruning",
                     "forward pruning also in the endgame (off: full-width search from 8 empty squares)",

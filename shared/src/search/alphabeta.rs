@@ -1,9 +1,9 @@
 //! Alpha-beta search, generic over [`Game`]: negamax with principal variation search,
 //! iterative deepening, aspiration windows, a transposition table, move ordering (TT
 //! move, a game's own tactical order, killers, history), and, as configured, reverse
-//! futility pruning, futility pruning, late-move reductions and pruning and internal
-//! iterative reduction, all under the deadline ([`AlphaBetaConfig::EXACT`] has none of
-//! them). Where the evaluator says the game is in its endgame, the search is full-width
+//! futility pruning, futility pruning, late-move reductions (at the root too) and
+//! pruning, internal iterative reduction and singular extensions, all under the
+//! deadline ([`AlphaBetaConfig::EXACT`] has none of them). Where the evaluator says the game is in its endgame, the search is full-width
 //! (no forward pruning), so that what it proves within its depth is exact.
 //!
 //! Games where a move can keep the turn (Dots) are handled by comparing the side to move
@@ -66,8 +66,8 @@ pub trait Evaluator<G: Game>: Send {
 pub struct AlphaBetaConfig {
     pub name: &'static str,
     pub tt_bytes: usize,
-    /// Half-width of the first aspiration window (None: full window).
-    pub aspiration: Option<i32>,
+    /// Aspiration windows around the previous iteration's score (None: full window).
+    pub aspiration: Option<Aspiration>,
     /// Reverse futility pruning at non-PV nodes (None: off).
     pub reverse_futility: Option<ReverseFutility>,
     /// Futility pruning of the late moves of a node whose static value is far below alpha
@@ -83,7 +83,35 @@ pub struct AlphaBetaConfig {
     /// History as a bounded score with a bonus for the move that cut off and a malus for
     /// the moves tried before it (false: `depth^2` added for the cut-off move only).
     pub history_malus: bool,
+    /// Singular extensions, with multi-cut and negative extensions (None: off).
+    pub singular: Option<Singular>,
     pub max_depth: i32,
+}
+
+/// Singular extensions: at a non-PV node at least `min_depth` deep whose table move has a
+/// lower bound (or exact score) from at least `depth - depth_margin` plies, the other
+/// moves are searched at half depth with a null window at the table score less `depth`.
+/// If none reaches it, the table move is singular and searched a ply deeper; if that
+/// bar is at or above beta, another move also cuts off and the node returns it
+/// (multi-cut); else, if the table score beats beta, the table move is searched a ply
+/// shallower (the node has alternatives).
+#[derive(Debug, Clone, Copy)]
+pub struct Singular {
+    pub min_depth: i32,
+    pub depth_margin: i32,
+}
+
+/// Aspiration windows: from `min_depth`, each iteration starts with the window
+/// `score ± delta`; a fail widens the failed side by `delta`, which grows by half each
+/// time (a fail low also pulls beta to the window's middle). With
+/// `reduce_on_fail_high`, each fail high re-searches a ply shallower (the move that failed
+/// high is likely good: confirm it cheaply), so the iteration's result may come from less
+/// than its depth; off, the search stays exact.
+#[derive(Debug, Clone, Copy)]
+pub struct Aspiration {
+    pub min_depth: i32,
+    pub delta: i32,
+    pub reduce_on_fail_high: bool,
 }
 
 /// Reverse futility pruning: a non-PV node within `max_depth` plies of the leaves whose
@@ -143,6 +171,7 @@ impl AlphaBetaConfig {
         late_move_pruning: None,
         iir_depth: None,
         history_malus: false,
+        singular: None,
         max_depth: 64,
     };
 }
@@ -228,9 +257,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// The child's score from the parent's side: negated only when the side to move changed.
     fn child_score(&mut self, parent: &G, child: &G, depth: i32, alpha: i32, beta: i32, ply: i32) -> i32 {
         if child.to_move() == parent.to_move() {
-            self.negamax(child, depth, alpha, beta, ply)
+            self.negamax(child, depth, alpha, beta, ply, None)
         } else {
-            -self.negamax(child, depth, -beta, -alpha, ply)
+            -self.negamax(child, depth, -beta, -alpha, ply, None)
         }
     }
 
@@ -258,7 +287,18 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }));
     }
 
-    fn negamax(&mut self, g: &G, mut depth: i32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    /// The value of `g` searched `depth` plies within (alpha, beta). A singular search
+    /// passes `excluded`, the table move: it searches the other moves only and neither
+    /// reads cut-offs from the table nor writes its result there.
+    fn negamax(
+        &mut self,
+        g: &G,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        excluded: Option<G::Move>,
+    ) -> i32 {
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
@@ -271,10 +311,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         }
         let key = self.eval.hash(g);
         let slot = self.tt_index(key);
-        let mut tt_move = None;
         let is_pv = beta - alpha > 1;
-        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
-            tt_move = e.best;
+        let tt_entry = self.tt[slot].filter(|e| e.key == key);
+        let tt_move = tt_entry.and_then(|e| e.best);
+        if let Some(e) = tt_entry.filter(|_| excluded.is_none()) {
             let score = farther_from_end(e.score, ply);
             if !is_pv && i32::from(e.depth) >= depth {
                 match e.bound {
@@ -290,7 +330,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         // The static value, computed once and only where a pruning rule asks for it.
         let mut stand = None;
         if let Some(rfp) = self.config.reverse_futility.filter(|_| !full_width) {
-            if !is_pv && depth <= rfp.max_depth && beta.abs() < WIN / 2 {
+            if !is_pv && excluded.is_none() && depth <= rfp.max_depth && beta.abs() < WIN / 2 {
                 let value = *stand.get_or_insert_with(|| self.eval.evaluate(g));
                 if value - rfp.margin * depth >= beta {
                     return value;
@@ -317,6 +357,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             self.config.futility.filter(|f| !is_pv && !full_width && depth <= f.max_depth && alpha.abs() < WIN / 2);
         for i in 0..scored.len() {
             let mv = pick_best(&mut scored, i);
+            if Some(mv) == excluded {
+                continue;
+            }
             if i >= prune_after && Some(mv) != tt_move && self.eval.prunable(g, mv) {
                 continue;
             }
@@ -327,10 +370,35 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                     break;
                 }
             }
+            let mut extension = 0;
+            if let Some(e) = tt_entry.filter(|_| Some(mv) == tt_move && excluded.is_none() && !is_pv && !full_width) {
+                let singular = self.config.singular.filter(|se| {
+                    depth >= se.min_depth
+                        && i32::from(e.depth) >= depth - se.depth_margin
+                        && e.score.abs() < WIN / 2
+                        && !matches!(e.bound, Bound::Upper)
+                });
+                if singular.is_some() {
+                    let bar = e.score - depth;
+                    let others = self.negamax(g, (depth - 1) / 2, bar - 1, bar, ply, Some(mv));
+                    if self.aborted {
+                        self.lists.push((moves, scored));
+                        return 0;
+                    }
+                    if others < bar {
+                        extension = 1;
+                    } else if bar >= beta {
+                        self.lists.push((moves, scored));
+                        return bar;
+                    } else if e.score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
             let mut child = g.clone();
             child.play(mv);
             let score = if i == 0 {
-                self.child_score(g, &child, depth - 1, alpha, beta, ply + 1)
+                self.child_score(g, &child, depth - 1 + extension, alpha, beta, ply + 1)
             } else {
                 let reduction = if full_width || Some(mv) == tt_move { 0 } else { self.reduction(depth, i, is_pv, mv) };
                 let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
@@ -371,8 +439,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             Bound::Upper
         };
         self.lists.push((moves, scored));
-        self.tt[slot] =
-            Some(TtEntry { key, depth: depth as i16, score: farther_from_end(best, -ply), bound, best: best_move });
+        if excluded.is_none() {
+            self.tt[slot] =
+                Some(TtEntry { key, depth: depth as i16, score: farther_from_end(best, -ply), bound, best: best_move });
+        }
         best
     }
 
@@ -411,16 +481,22 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 
     /// Searches the root moves to `depth` within (alpha, beta); returns the best score and
-    /// move. The previous best move goes first.
+    /// move. The previous best move goes first; the others, in the game's order, are
+    /// reduced as late moves are at any PV node (every root move is searched: no pruning).
     fn root(&mut self, g: &G, moves: &[G::Move], depth: i32, mut alpha: i32, beta: i32) -> (i32, G::Move) {
         let mut best = (-INF, moves[0]);
+        let full_width = self.eval.endgame(g);
         for (i, &mv) in moves.iter().enumerate() {
             let mut child = g.clone();
             child.play(mv);
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1, alpha, beta, 1)
             } else {
-                let s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, 1);
+                let reduction = if full_width { 0 } else { self.reduction(depth, i, true, mv) };
+                let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, 1);
+                if s > alpha && reduction > 0 {
+                    s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, 1);
+                }
                 if s > alpha && s < beta {
                     self.child_score(g, &child, depth - 1, alpha, beta, 1)
                 } else {
@@ -516,23 +592,37 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let max_depth = self.eval.plies_left(game).map_or(self.config.max_depth, |p| p.clamp(1, self.config.max_depth));
         let max_depth = budget.max_depth.map_or(max_depth, |d| max_depth.min(d.max(1) as i32));
         for depth in 1..=max_depth {
-            let (mut lo, mut hi) = match self.config.aspiration {
-                Some(w) if depth > 2 && best.0.abs() < WIN / 2 => (best.0 - w, best.0 + w),
-                _ => (-INF, INF),
+            // The best move so far first, the rest by the game's order and their history.
+            let (eval, history) = (&self.eval, &self.history);
+            moves[1..].sort_by_cached_key(|&mv| {
+                std::cmp::Reverse((i64::from(eval.order(game, mv)) << 42) + i64::from(history[G::move_index(mv)]))
+            });
+            let aspiration = self.config.aspiration.filter(|a| depth >= a.min_depth && best.0.abs() < WIN / 2);
+            let mut delta = aspiration.map_or(INF, |a| a.delta);
+            let (mut lo, mut hi) = match aspiration {
+                Some(_) => (best.0 - delta, best.0 + delta),
+                None => (-INF, INF),
             };
+            let mut search_depth = depth;
             let mut result;
             loop {
-                result = self.root(game, &moves, depth, lo, hi);
+                result = self.root(game, &moves, search_depth, lo, hi);
                 if self.aborted {
                     break;
                 }
                 if result.0 <= lo && lo > -INF {
-                    lo = (lo - 4 * (hi - lo)).max(-INF);
+                    hi = (lo + hi) / 2;
+                    lo = (lo - delta).max(-INF);
+                    search_depth = depth;
                 } else if result.0 >= hi && hi < INF {
-                    hi = (hi + 4 * (hi - lo)).min(INF);
+                    hi = (hi + delta).min(INF);
+                    if aspiration.is_some_and(|a| a.reduce_on_fail_high) {
+                        search_depth = (search_depth - 1).max(1);
+                    }
                 } else {
                     break;
                 }
+                delta = delta.saturating_add(delta / 2);
             }
             // An interrupted iteration's move is kept only when it beat the previous best
             // (searched first) with a full window.
