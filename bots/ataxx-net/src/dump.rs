@@ -20,15 +20,8 @@ pub struct DumpConfig {
 }
 
 pub fn dump(config: &DumpConfig) -> Result<(), String> {
-    let owned;
-    let net: &Network = match &config.net {
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            owned = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            &owned
-        }
-        None => embedded(),
-    };
+    let from_file = config.net.as_deref().map(crate::read_network).transpose()?;
+    let net = from_file.as_ref().unwrap_or_else(|| embedded());
     let (records, _) = read_file(Path::new(&config.data))?;
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());

@@ -7,3 +7,12 @@ pub mod datagen;
 pub mod dump;
 pub mod record;
 pub mod train;
+
+use botzone_games::ataxx::net::Network;
+use std::path::Path;
+
+/// The network in a network file (as `train` writes it), or what is wrong with it.
+pub fn read_network(path: &Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -214,9 +214,7 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
     let mut rng = fastrand::Rng::with_seed(cfg.seed);
     let mut model = match &cfg.init {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let network = Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            let model = Model::from_network(&network);
+            let model = Model::from_network(&crate::read_network(path)?);
             println!("starting from {} (held-out loss {:.5})", path.display(), held_loss(&model, &held));
             model
         }

@@ -282,10 +282,40 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 i64::MAX
             } else {
                 let killer = if killers.contains(&Some(mv)) { 1 << 40 } else { 0 };
-                (i64::from(self.eval.order(g, mv)) << 42) + killer + i64::from(self.history[G::move_index(mv)])
+                self.order_key(g, mv) + killer
             };
             (s, mv)
         }));
+    }
+
+    /// A move's place in the order without table move or killers: the evaluator's order
+    /// first, then history.
+    fn order_key(&self, g: &G, mv: G::Move) -> i64 {
+        (i64::from(self.eval.order(g, mv)) << 42) + i64::from(self.history[G::move_index(mv)])
+    }
+
+    /// A late move's value by principal variation search: a null window at `depth`
+    /// less `reduction` plies, re-searched at full depth if it beats alpha, then with the
+    /// full window if it falls inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn late_move_score(
+        &mut self,
+        g: &G,
+        child: &G,
+        depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        let mut s = self.child_score(g, child, depth - reduction, alpha, alpha + 1, ply);
+        if s > alpha && reduction > 0 {
+            s = self.child_score(g, child, depth, alpha, alpha + 1, ply);
+        }
+        if s > alpha && s < beta {
+            s = self.child_score(g, child, depth, alpha, beta, ply);
+        }
+        s
     }
 
     /// The value of `g` searched `depth` plies within (alpha, beta). A singular search
@@ -372,28 +402,32 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 }
             }
             let mut extension = 0;
-            if let Some(e) = tt_entry.filter(|_| Some(mv) == tt_move && excluded.is_none() && !is_pv && !full_width) {
-                let singular = self.config.singular.filter(|se| {
-                    depth >= se.min_depth
-                        && i32::from(e.depth) >= depth - se.depth_margin
-                        && e.score.abs() < WIN / 2
-                        && !matches!(e.bound, Bound::Upper)
-                });
-                if singular.is_some() {
-                    let bar = e.score - depth;
-                    let others = self.negamax(g, (depth - 1) / 2, bar - 1, bar, ply, Some(mv));
-                    if self.aborted {
-                        self.lists.push((moves, scored));
-                        return 0;
-                    }
-                    if others < bar {
-                        extension = 1;
-                    } else if bar >= beta {
-                        self.lists.push((moves, scored));
-                        return bar;
-                    } else if e.score >= beta {
-                        extension = -1;
-                    }
+            let singular = tt_entry.filter(|e| {
+                Some(mv) == tt_move
+                    && excluded.is_none()
+                    && !is_pv
+                    && !full_width
+                    && e.score.abs() < WIN / 2
+                    && !matches!(e.bound, Bound::Upper)
+                    && self
+                        .config
+                        .singular
+                        .is_some_and(|se| depth >= se.min_depth && i32::from(e.depth) >= depth - se.depth_margin)
+            });
+            if let Some(e) = singular {
+                let bar = e.score - depth;
+                let others = self.negamax(g, (depth - 1) / 2, bar - 1, bar, ply, Some(mv));
+                if self.aborted {
+                    self.lists.push((moves, scored));
+                    return 0;
+                }
+                if others < bar {
+                    extension = 1;
+                } else if bar >= beta {
+                    self.lists.push((moves, scored));
+                    return bar;
+                } else if e.score >= beta {
+                    extension = -1;
                 }
             }
             let mut child = g.clone();
@@ -402,14 +436,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 self.child_score(g, &child, depth - 1 + extension, alpha, beta, ply + 1)
             } else {
                 let reduction = if full_width || Some(mv) == tt_move { 0 } else { self.reduction(depth, i, is_pv, mv) };
-                let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
-                if s > alpha && reduction > 0 {
-                    s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    s = self.child_score(g, &child, depth - 1, alpha, beta, ply + 1);
-                }
-                s
+                self.late_move_score(g, &child, depth - 1, reduction, alpha, beta, ply + 1)
             };
             if self.aborted {
                 self.lists.push((moves, scored));
@@ -494,15 +521,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 self.child_score(g, &child, depth - 1, alpha, beta, 1)
             } else {
                 let reduction = if full_width { 0 } else { self.reduction(depth, i, true, mv) };
-                let mut s = self.child_score(g, &child, depth - 1 - reduction, alpha, alpha + 1, 1);
-                if s > alpha && reduction > 0 {
-                    s = self.child_score(g, &child, depth - 1, alpha, alpha + 1, 1);
-                }
-                if s > alpha && s < beta {
-                    self.child_score(g, &child, depth - 1, alpha, beta, 1)
-                } else {
-                    s
-                }
+                self.late_move_score(g, &child, depth - 1, reduction, alpha, beta, 1)
             };
             if self.aborted {
                 break;
@@ -594,10 +613,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let max_depth = budget.max_depth.map_or(max_depth, |d| max_depth.min(d.max(1) as i32));
         for depth in 1..=max_depth {
             // The best move so far first, the rest by the game's order and their history.
-            let (eval, history) = (&self.eval, &self.history);
-            moves[1..].sort_by_cached_key(|&mv| {
-                std::cmp::Reverse((i64::from(eval.order(game, mv)) << 42) + i64::from(history[G::move_index(mv)]))
-            });
+            moves[1..].sort_by_cached_key(|&mv| std::cmp::Reverse(self.order_key(game, mv)));
             let aspiration = self.config.aspiration.filter(|a| depth >= a.min_depth && best.0.abs() < WIN / 2);
             let mut delta = aspiration.map_or(INF, |a| a.delta);
             let (mut lo, mut hi) = match aspiration {
