@@ -442,12 +442,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 self.lists.push((moves, scored));
                 return 0;
             }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-            }
+            best = best.max(score);
             if score > alpha {
                 alpha = score;
+                best_move = Some(mv);
             }
             if alpha >= beta {
                 let k = &mut self.killers[ply.min(MAX_PLY) as usize];
@@ -468,6 +466,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         };
         self.lists.push((moves, scored));
         if excluded.is_none() {
+            // A node that failed low has no best move (all it knows is upper bounds): it
+            // keeps the table's old move, or none, so that a later visit gets its IIR and
+            // does not search an arbitrary move first.
+            let best_move = best_move.or(tt_move);
             self.tt[slot] =
                 Some(TtEntry { key, depth: depth as i16, score: farther_from_end(best, -ply), bound, best: best_move });
         }
@@ -677,6 +679,38 @@ mod tests {
         fn hash(&self, _: &Board) -> u64 {
             0
         }
+    }
+
+    /// Material and a real hash, so that positions get their own table slots.
+    struct Material;
+    impl Evaluator<Board> for Material {
+        fn evaluate(&self, b: &Board) -> i32 {
+            crate::ataxx::eval::evaluate(b, &crate::ataxx::eval::MATERIAL_ONLY)
+        }
+        fn hash(&self, b: &Board) -> u64 {
+            crate::ataxx::eval::hash(b)
+        }
+    }
+
+    #[test]
+    fn a_node_that_fails_low_stores_no_best_move_of_its_own() {
+        let g = *crate::ataxx::Position::start().board();
+        let key = Material.hash(&g);
+        let stored_move =
+            |ab: &AlphaBeta<Board, Material>| ab.tt[ab.tt_index(key)].filter(|e| e.key == key).unwrap().best;
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Material);
+        ab.budget = Budget::until(crate::search::Deadline::never());
+        let bar = WIN / 2;
+        assert!(ab.negamax(&g, 2, bar, bar + 1, 0, None) <= bar);
+        assert_eq!(stored_move(&ab), None, "every move failed low: no move is best");
+
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Material);
+        ab.budget = Budget::until(crate::search::Deadline::never());
+        ab.negamax(&g, 2, -INF, INF, 0, None);
+        let best = stored_move(&ab);
+        assert!(best.is_some(), "a node with an exact score keeps its best move");
+        assert!(ab.negamax(&g, 3, bar, bar + 1, 0, None) <= bar);
+        assert_eq!(stored_move(&ab), best, "failing low later keeps the move found before");
     }
 
     #[test]
