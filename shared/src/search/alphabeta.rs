@@ -681,31 +681,27 @@ mod tests {
         }
     }
 
-    /// Material and a real hash, so that positions get their own table slots.
-    struct Material;
-    impl Evaluator<Board> for Material {
-        fn evaluate(&self, b: &Board) -> i32 {
-            crate::ataxx::eval::evaluate(b, &crate::ataxx::eval::MATERIAL_ONLY)
-        }
-        fn hash(&self, b: &Board) -> u64 {
-            crate::ataxx::eval::hash(b)
-        }
-    }
-
     #[test]
     fn a_node_that_fails_low_stores_no_best_move_of_its_own() {
+        use crate::ataxx::eval::MATERIAL_ONLY;
+        use crate::engines::ataxx::{AtaxxEval, Evaluation};
         let g = *crate::ataxx::Position::start().board();
-        let key = Material.hash(&g);
+        let fresh = || {
+            // Material with a real hash, so that positions get their own table slots.
+            let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)));
+            ab.budget = Budget::until(crate::search::Deadline::never());
+            ab
+        };
+        let key = fresh().eval.hash(&g);
         let stored_move =
-            |ab: &AlphaBeta<Board, Material>| ab.tt[ab.tt_index(key)].filter(|e| e.key == key).unwrap().best;
-        let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Material);
-        ab.budget = Budget::until(crate::search::Deadline::never());
+            |ab: &AlphaBeta<Board, AtaxxEval>| ab.tt[ab.tt_index(key)].filter(|e| e.key == key).unwrap().best;
         let bar = WIN / 2;
+
+        let mut ab = fresh();
         assert!(ab.negamax(&g, 2, bar, bar + 1, 0, None) <= bar);
         assert_eq!(stored_move(&ab), None, "every move failed low: no move is best");
 
-        let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Material);
-        ab.budget = Budget::until(crate::search::Deadline::never());
+        let mut ab = fresh();
         ab.negamax(&g, 2, -INF, INF, 0, None);
         let best = stored_move(&ab);
         assert!(best.is_some(), "a node with an exact score keeps its best move");
