@@ -70,6 +70,10 @@ enum Command {
         /// Start from this network file's weights (fine-tuning) instead of random ones.
         #[arg(long)]
         init: Option<PathBuf>,
+        /// Without the factoriser (a row per window state shared by all windows, folded
+        /// into the network when it is written).
+        #[arg(long)]
+        no_factoriser: bool,
     },
     /// Prints records as text, one per line: FEN (the side to move as `x`), the network's
     /// value, the search score and the result, all for the side to move.
@@ -112,7 +116,7 @@ fn main() {
                 without: Without(without),
             })
         }
-        Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed, init } => {
+        Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed, init, no_factoriser } => {
             train::train(&train::TrainConfig {
                 data,
                 out,
@@ -123,6 +127,7 @@ fn main() {
                 threads: threads.unwrap_or_else(cores).max(1),
                 seed,
                 init,
+                factoriser: !no_factoriser,
             })
         }
         Command::Dump { data, net, every, limit } => dump::dump(&dump::DumpConfig { data, net, every, limit }),

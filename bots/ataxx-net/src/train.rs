@@ -5,7 +5,7 @@
 //! error of the output's sigmoid.
 
 use crate::record::{read_file, Record, PROVEN};
-use botzone_games::ataxx::net::{self, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, WINDOWS};
+use botzone_games::ataxx::net::{self, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, STATES, WINDOWS};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -22,12 +22,21 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Start from this network's weights instead of random ones (fine-tuning).
     pub init: Option<PathBuf>,
+    /// Train a window-independent row per window state beside the 36 x 81 rows (see
+    /// [`Model::wf`]).
+    pub factoriser: bool,
 }
 
 /// Float weights, the same shape as [`Network`]; also used for gradients and Adam's moments.
 #[derive(Clone)]
 struct Model {
     w1: Vec<f32>,
+    /// The factoriser: one row per window state (`STATES` rows of `HIDDEN`), added to
+    /// that state's row in every window. What a state is worth wherever it lies is then
+    /// learned from all 36 windows' samples at once, and each window's own row learns
+    /// only where it differs; rare states gain most. It folds into the input rows when
+    /// the network is written, so the engine never sees it.
+    wf: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: Vec<f32>,
@@ -41,6 +50,7 @@ impl Model {
     fn zeros() -> Model {
         Model {
             w1: vec![0.0; INPUTS * HIDDEN],
+            wf: vec![0.0; STATES * HIDDEN],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; BUCKETS * HIDDEN],
             b2: vec![0.0; BUCKETS],
@@ -74,12 +84,12 @@ impl Model {
         m
     }
 
-    fn parts_mut(&mut self) -> [&mut Vec<f32>; 4] {
-        [&mut self.w1, &mut self.b1, &mut self.w2, &mut self.b2]
+    fn parts_mut(&mut self) -> [&mut Vec<f32>; 5] {
+        [&mut self.w1, &mut self.wf, &mut self.b1, &mut self.w2, &mut self.b2]
     }
 
-    fn parts(&self) -> [&Vec<f32>; 4] {
-        [&self.w1, &self.b1, &self.w2, &self.b2]
+    fn parts(&self) -> [&Vec<f32>; 5] {
+        [&self.w1, &self.wf, &self.b1, &self.w2, &self.b2]
     }
 
     fn add(&mut self, other: &Model) {
@@ -97,7 +107,8 @@ impl Model {
         acc.copy_from_slice(&self.b1);
         for &f in features {
             let row = &self.w1[f as usize * HIDDEN..][..HIDDEN];
-            acc.iter_mut().zip(row).for_each(|(a, w)| *a += w);
+            let shared = &self.wf[f as usize % STATES * HIDDEN..][..HIDDEN];
+            acc.iter_mut().zip(row).zip(shared).for_each(|((a, w), v)| *a += w + v);
         }
         let w2 = &self.w2[bucket * HIDDEN..][..HIDDEN];
         self.b2[bucket] + acc.iter().zip(w2).map(|(&a, w)| screlu(a) * w).sum::<f32>()
@@ -121,6 +132,8 @@ impl Model {
         for &f in &s.features {
             let row = &mut grad.w1[f as usize * HIDDEN..][..HIDDEN];
             row.iter_mut().zip(&d_acc).for_each(|(g, d)| *g += d);
+            let shared = &mut grad.wf[f as usize % STATES * HIDDEN..][..HIDDEN];
+            shared.iter_mut().zip(&d_acc).for_each(|(g, d)| *g += d);
         }
         (p - s.target).powi(2)
     }
@@ -128,8 +141,10 @@ impl Model {
     fn quantise(&self) -> Network {
         let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         let mut n = Network::zero();
-        for (row, floats) in n.input_weights.iter_mut().zip(self.w1.chunks(HIDDEN)) {
-            row.iter_mut().zip(floats).for_each(|(w, &x)| *w = q(x, QA));
+        // The factoriser folds into each window's rows (clipped as a trained weight is).
+        for (i, (row, floats)) in n.input_weights.iter_mut().zip(self.w1.chunks(HIDDEN)).enumerate() {
+            let shared = &self.wf[i % STATES * HIDDEN..][..HIDDEN];
+            row.iter_mut().zip(floats).zip(shared).for_each(|((w, &x), &v)| *w = q((x + v).clamp(-CLIP, CLIP), QA));
         }
         for h in 0..HIDDEN {
             n.input_bias[h] = q(self.b1[h], QA);
@@ -264,6 +279,10 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
             for g in &rest[..used - 1] {
                 first[0].add(g);
             }
+            if !cfg.factoriser {
+                // No gradient, no Adam step: the factoriser stays at zero.
+                first[0].wf.iter_mut().for_each(|g| *g = 0.0);
+            }
             step += 1;
             adam(&mut model, &first[0], &mut m1, &mut m2, lr, step, samples.len());
             bar.inc(1);
@@ -334,6 +353,7 @@ fn adam(model: &mut Model, grad: &Model, m1: &mut Model, m2: &mut Model, lr: f32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use botzone_games::ataxx::Bitboard;
 
     #[test]
     fn a_network_read_back_into_floats_quantises_to_itself() {
@@ -344,5 +364,30 @@ mod tests {
         let floats = Model::from_network(&network);
         assert_eq!(floats.quantise(), network);
         assert_eq!(Model::from_network(net::embedded()).quantise(), *net::embedded());
+    }
+
+    #[test]
+    fn the_factoriser_folds_into_the_written_network() {
+        // The engine reads only the 36 x 81 rows: the written network must give what
+        // the float model with its factoriser gives, and differ from the model without.
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut model = Model::random(&mut rng);
+        model.w1.iter_mut().for_each(|w| *w *= 0.3);
+        model.wf.iter_mut().for_each(|w| *w = (rng.f32() - 0.3) * 0.2);
+        let network = model.quantise();
+        let mut without = model.clone();
+        without.wf.iter_mut().for_each(|w| *w = 0.0);
+        let record =
+            |own: u64, opp: u64| Record { own: Bitboard(own), opp: Bitboard(opp), score: 0, result: 0, flags: 0 };
+        let mut acc = [0.0; HIDDEN];
+        let mut moved = 0;
+        for (own, opp) in [(0x41, 0x1_0000_0000_0040), (0x0f0f_0000, 0xf0_0000_00f0), (0x3, 0x1_8000_0000_0000)] {
+            let s = sample(&record(own, opp), 0, 400.0, 0.5);
+            let float = model.forward(&s.features, s.bucket, &mut acc) * SCALE as f32;
+            let int = network.evaluate_features(&s.features, s.bucket) as f32;
+            assert!((float - int).abs() < 5.0, "{float} vs {int}");
+            moved += usize::from((without.forward(&s.features, s.bucket, &mut acc) * SCALE as f32 - float).abs() > 5.0);
+        }
+        assert!(moved > 0, "the factoriser changed no value: the test shows nothing");
     }
 }
