@@ -2,7 +2,9 @@
 //! here, integers in the file it writes. Each sample is seen under a random one of the
 //! board's 8 symmetries. The target blends the game's result with the search score
 //! (squashed by a logistic scale fitted to the results), and the loss is the squared
-//! error of the output's sigmoid.
+//! error of the output's sigmoid. A factoriser (a row per window state shared by all
+//! windows, [`Model::wf`]) trains beside the input rows and is folded into them when the
+//! network is written.
 
 use crate::record::{read_file, Record, PROVEN};
 use botzone_games::ataxx::net::{self, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, STATES, WINDOWS};
