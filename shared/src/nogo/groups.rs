@@ -93,6 +93,11 @@ impl GroupBoard {
         self.stones[player.index()]
     }
 
+    /// The stones of `player`'s groups with two liberties or more.
+    pub fn safe(&self, player: Player) -> Bitboard {
+        self.safe[player.index()]
+    }
+
     /// The points each side may play, by the rule of [`Position::legal_for_both`].
     pub fn legal_for_both(&self) -> [Bitboard; 2] {
         let empty = self.empty();

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod groups;
 mod io;
 pub mod notation;
+pub mod patterns;
 
 pub use bitboard::{Bitboard, Point};
 pub use board::{Position, CENTRE};

@@ -50,6 +50,16 @@ pub trait Policy<G: Game>: Send {
         base
     }
 
+    /// Whether `amaf_priors` says anything.
+    fn has_amaf_priors(&self) -> bool {
+        false
+    }
+
+    /// For each of a new node's children (`moves`, made from `parent`), virtual AMAF
+    /// results to start with, as (count, mean for the mover): a prior that weighs less as
+    /// real AMAF results come in, and costs no memory. Called only if `has_amaf_priors`.
+    fn amaf_priors(&self, _parent: &G, _moves: &[G::Move], _out: &mut Vec<(u32, f32)>) {}
+
     /// Leaves out of a node's legal `moves` those proved never better than one kept (the
     /// tree's values and proofs stay exact). Kept non-empty. Default: all moves.
     fn keep_worth_trying(&self, _state: &G, _moves: &mut Vec<G::Move>) {}
@@ -269,6 +279,14 @@ impl<G: Game> Tree<G> {
         let new = &mut self.moves[first..];
         for i in (1..new.len()).rev() {
             new.swap(i, rng.usize(..=i));
+        }
+        if policy.has_amaf_priors() {
+            let moves: Vec<G::Move> = self.moves[first..].iter().map(|m| m.expect("a child's move")).collect();
+            let mut priors = Vec::with_capacity(moves.len());
+            policy.amaf_priors(state, &moves, &mut priors);
+            for (amaf, (count, mean)) in self.amaf[first..].iter_mut().zip(priors) {
+                *amaf = Amaf { visits: count, reward: count as f32 * mean };
+            }
         }
         if policy.has_knowledge() {
             for i in first..self.nodes.len() {
@@ -735,6 +753,34 @@ mod tests {
         assert_eq!(Tree::<crate::nogo::Position>::NODE_BYTES, 26);
         assert_eq!(Tree::<crate::dots::Position>::NODE_BYTES, 26);
         const { assert!(Tree::<crate::ataxx::Position>::NODE_BYTES <= 27) };
+    }
+
+    /// Gives each NoGo point its index as the count of virtual AMAF results, at 0.25.
+    struct IndexPrior;
+    impl Policy<crate::nogo::Position> for IndexPrior {
+        fn has_amaf_priors(&self) -> bool {
+            true
+        }
+        fn amaf_priors(&self, _parent: &crate::nogo::Position, moves: &[u8], out: &mut Vec<(u32, f32)>) {
+            out.extend(moves.iter().map(|&p| (u32::from(p), 0.25)));
+        }
+    }
+
+    #[test]
+    fn amaf_priors_follow_their_moves_through_the_shuffle() {
+        let start = crate::nogo::Position::start();
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        let mut tree = Tree::new(&start, false, 100);
+        tree.expand(0, &start, &moves, &IndexPrior, &mut fastrand::Rng::with_seed(1));
+        let children = tree.nodes[0].children();
+        assert_eq!(children.len(), 81);
+        // The shuffle moved the first child away from point 0, so the test can fail.
+        assert_ne!(tree.mv(children.start), 0);
+        for i in children {
+            let p = tree.mv(i);
+            assert_eq!((tree.amaf[i].visits, tree.amaf[i].reward), (u32::from(p), 0.25 * f32::from(p)), "point {p}");
+        }
     }
 
     /// Compares the subtree at `o` in `old` with the one at `n` in `new`, node by node in

@@ -8,6 +8,7 @@ use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{self, seed_score, SEED_WEIGHTS};
 use crate::nogo::groups::{decisive_playout, shared_points_playout, uniform_playout, SharedRule};
+use crate::nogo::patterns::{Surroundings, PATTERNS};
 use crate::nogo::{GroupBoard, Point, Position, CENTRE};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, Rave};
@@ -22,6 +23,34 @@ pub struct Seed002 {
     pub m: f32,
     pub weight: f32,
     pub playouts: Playouts,
+    /// The learned 3x3 pattern prior on new children, if any.
+    pub patterns: Option<PatternPrior>,
+}
+
+/// A table weight per unit of logit (the table holds signed bytes).
+pub const PATTERN_SCALE: f32 = 16.0;
+
+/// One signed byte per 3x3 neighbourhood (`nogo::patterns`), the log-odds of the search
+/// choosing a point with it against an average legal point, times [`PATTERN_SCALE`].
+/// Made by `nogo-patterns train` (the command is in shared/EXPERIMENTS.md).
+static PATTERN_TABLE: &[u8; PATTERNS] = include_bytes!("patterns.bin");
+
+/// The `mcts` engine's prior: 20 virtual AMAF results, as many as the draws every child
+/// starts with: with the shipped table's log-odds (-1.7 to +4.3) a new point's AMAF value
+/// (these and the draws together) starts between 0.33 and 0.74 instead of at 0.5.
+pub const PATTERN_PRIOR: PatternPrior = PatternPrior { visits: 20, slope: 1.0 };
+
+/// The log-odds the pattern table gives the point `p` for the side `around` sees it as.
+pub fn pattern_log_odds(around: &Surroundings, p: Point) -> f32 {
+    f32::from(PATTERN_TABLE[around.pattern(p) as usize] as i8) / PATTERN_SCALE
+}
+
+/// A new child starts with `visits` virtual AMAF results worth the logistic of its
+/// pattern's log-odds times `slope`.
+#[derive(Debug, Clone, Copy)]
+pub struct PatternPrior {
+    pub visits: u32,
+    pub slope: f32,
 }
 
 /// How a playout picks its moves.
@@ -53,6 +82,18 @@ impl Policy<Position> for Seed002 {
         Knowledge { prior_value: prior(parent, p, self.m), prior_visits: self.weight, bias: 0.0 }
     }
 
+    fn has_amaf_priors(&self) -> bool {
+        self.patterns.is_some()
+    }
+
+    fn amaf_priors(&self, parent: &Position, moves: &[Point], out: &mut Vec<(u32, f32)>) {
+        let Some(prior) = self.patterns else { return };
+        let around = Surroundings::new(&GroupBoard::new(parent), parent.to_move());
+        out.extend(
+            moves.iter().map(|&p| (prior.visits, 1.0 / (1.0 + (-prior.slope * pattern_log_odds(&around, p)).exp()))),
+        );
+    }
+
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
         let mut board = GroupBoard::new(state);
         match self.playouts {
@@ -63,7 +104,7 @@ impl Policy<Position> for Seed002 {
     }
 }
 
-pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, playouts: Playouts::Uniform };
+pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, playouts: Playouts::Uniform, patterns: None };
 
 /// phi(s): +1 own stone, -1 enemy stone, 0 empty, from the side to move's view.
 impl Features for Position {
@@ -175,6 +216,11 @@ pub fn registry() -> Registry<Position> {
                 ),
                 ("late-solver", "the endgame proof search once few points are playable"),
                 (
+                    "patterns",
+                    "new children start with virtual AMAF results from a learned 3x3 pattern prior \
+                     (`nogo-patterns`)",
+                ),
+                (
                     "mover-may",
                     "HaHaNoGo's playout rule: a shared point is played while the mover may play it (off: only \
                      while both sides may; then it is kept for the side that still may)",
@@ -208,7 +254,8 @@ pub fn registry() -> Registry<Position> {
                 } else {
                     Playouts::SharedPoints(SharedRule::WhileMoverMay)
                 };
-                let policy = Seed002 { m: 60.0, weight: 0.0, playouts };
+                let patterns = (!without.has("patterns")).then_some(PATTERN_PRIOR);
+                let policy = Seed002 { m: 60.0, weight: 0.0, playouts, patterns };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
                     solver: Solver::new(8 << 20),
@@ -234,4 +281,26 @@ pub fn registry() -> Registry<Position> {
     ];
     list.extend(generic_engines());
     Registry { engines: list, avoid_at_root: never_open_at_centre }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nogo::Bitboard;
+
+    #[test]
+    fn the_pattern_table_prefers_the_opponents_eye_to_ones_own() {
+        // Black surrounds (2, 2) on three sides, white (6, 6); black to move.
+        let mut p = Position::start();
+        for (x, y) in [(2, 1), (6, 5), (1, 2), (5, 6), (3, 2), (7, 6)] {
+            p.play(Bitboard::point(x, y));
+        }
+        let around = Surroundings::new(&GroupBoard::new(&p), p.to_move());
+        let own_eye = pattern_log_odds(&around, Bitboard::point(2, 2));
+        let their_eye = pattern_log_odds(&around, Bitboard::point(6, 6));
+        let open = pattern_log_odds(&around, Bitboard::point(4, 4));
+        // Taking a point the opponent's stones enclose is worth more than closing one's own
+        // or an open point (a table of zeros, no prior, fails here).
+        assert!(their_eye > own_eye + 1.0 && their_eye > open + 1.0, "{their_eye} {own_eye} {open}");
+    }
 }

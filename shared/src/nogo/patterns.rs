@@ -1,0 +1,174 @@
+//! The 3x3 neighbourhood of an empty point, seen by the side about to play there: a
+//! number that indexes a table of learned move weights (the `mcts` engine's pattern
+//! prior). Orthogonal neighbours tell off-board, empty, and each side's stones with one
+//! liberty or more (a neighbouring group with one liberty has it at this point, so the
+//! four orthogonal cells decide whether either side may play here); diagonal neighbours
+//! tell off-board, empty, own, opponent.
+
+use super::bitboard::{Bitboard, Point};
+use super::GroupBoard;
+use crate::game::Player;
+
+/// Distinct neighbourhoods: 6 states for each orthogonal cell, 4 for each diagonal one.
+pub const PATTERNS: usize = 6 * 6 * 6 * 6 * 4 * 4 * 4 * 4;
+
+const ORTHOGONAL_STATES: u32 = 6;
+const DIAGONAL_STATES: u32 = 4;
+/// Where the diagonal cells start in the index.
+const DIAGONAL_BASE: u32 = 6 * 6 * 6 * 6;
+
+/// Offsets (dx, dy) of the orthogonal cells N, E, S, W and of the diagonal cells NE, SE,
+/// SW, NW: a quarter turn moves every cell one place along its list.
+const ORTHOGONAL: [(i8, i8); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+const DIAGONAL: [(i8, i8); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
+
+const OFF_BOARD: u32 = 0;
+const EMPTY: u32 = 1;
+
+/// Each side's stones, and those in groups with two liberties or more, as seen by `mover`.
+#[derive(Debug, Clone, Copy)]
+pub struct Surroundings {
+    own: Bitboard,
+    own_safe: Bitboard,
+    theirs: Bitboard,
+    their_safe: Bitboard,
+}
+
+impl Surroundings {
+    pub fn new(board: &GroupBoard, mover: Player) -> Surroundings {
+        Surroundings {
+            own: board.stones(mover),
+            own_safe: board.safe(mover),
+            theirs: board.stones(mover.other()),
+            their_safe: board.safe(mover.other()),
+        }
+    }
+
+    /// The index of the neighbourhood of `p` (below [`PATTERNS`]).
+    pub fn pattern(&self, p: Point) -> u32 {
+        let (x, y) = Bitboard::coords(p);
+        let cell = |(dx, dy): (i8, i8)| {
+            let (nx, ny) = (x as i8 + dx, y as i8 + dy);
+            ((0..9).contains(&nx) && (0..9).contains(&ny)).then(|| Bitboard::point(nx as u8, ny as u8))
+        };
+        let mut index = 0;
+        let mut scale = 1;
+        for offset in ORTHOGONAL {
+            let state = match cell(offset) {
+                None => OFF_BOARD,
+                Some(q) if self.own.contains(q) => 2 + u32::from(!self.own_safe.contains(q)),
+                Some(q) if self.theirs.contains(q) => 4 + u32::from(!self.their_safe.contains(q)),
+                Some(_) => EMPTY,
+            };
+            index += state * scale;
+            scale *= ORTHOGONAL_STATES;
+        }
+        for offset in DIAGONAL {
+            let state = match cell(offset) {
+                None => OFF_BOARD,
+                Some(q) if self.own.contains(q) => 2,
+                Some(q) if self.theirs.contains(q) => 3,
+                Some(_) => EMPTY,
+            };
+            index += state * scale;
+            scale *= DIAGONAL_STATES;
+        }
+        index
+    }
+}
+
+fn digits(index: u32) -> ([u32; 4], [u32; 4]) {
+    let mut orthogonal = [0; 4];
+    let mut rest = index;
+    for d in &mut orthogonal {
+        *d = rest % ORTHOGONAL_STATES;
+        rest /= ORTHOGONAL_STATES;
+    }
+    let mut diagonal = [0; 4];
+    for d in &mut diagonal {
+        *d = rest % DIAGONAL_STATES;
+        rest /= DIAGONAL_STATES;
+    }
+    (orthogonal, diagonal)
+}
+
+fn from_digits(orthogonal: [u32; 4], diagonal: [u32; 4]) -> u32 {
+    let o = orthogonal.iter().rev().fold(0, |acc, &d| acc * ORTHOGONAL_STATES + d);
+    let d = diagonal.iter().rev().fold(0, |acc, &d| acc * DIAGONAL_STATES + d);
+    o + DIAGONAL_BASE * d
+}
+
+/// The same neighbourhood under the eight symmetries of the square (the first is itself).
+pub fn symmetries(index: u32) -> [u32; 8] {
+    let (mut o, mut d) = digits(index);
+    let mut out = [0; 8];
+    for k in 0..4 {
+        out[2 * k] = from_digits(o, d);
+        // Mirror left-right: E and W swap, NE with NW and SE with SW.
+        out[2 * k + 1] = from_digits([o[0], o[3], o[2], o[1]], [d[3], d[2], d[1], d[0]]);
+        // A quarter turn clockwise: N takes W's cell, NE takes NW's.
+        o = [o[3], o[0], o[1], o[2]];
+        d = [d[3], d[0], d[1], d[2]];
+    }
+    out
+}
+
+/// The smallest index among a neighbourhood's symmetries: one weight per class.
+pub fn canonical(index: u32) -> u32 {
+    symmetries(index).into_iter().min().expect("eight symmetries")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::nogo::Position;
+
+    fn position(moves: &[(u8, u8)]) -> Position {
+        let mut p = Position::start();
+        for &(x, y) in moves {
+            p.play(Bitboard::point(x, y));
+        }
+        p
+    }
+
+    #[test]
+    fn symmetric_points_have_the_same_class_and_the_classes_are_closed() {
+        // Black at (2, 2) and (3, 2), white at (6, 6): the board mirrored left-right maps
+        // (4, 3) to (4, 3) with the stones at (6, 2), (5, 2) and (2, 6).
+        let a = position(&[(2, 2), (6, 6), (3, 2)]);
+        let b = position(&[(6, 2), (2, 6), (5, 2)]);
+        let (sa, sb) = (
+            Surroundings::new(&GroupBoard::new(&a), Player::Second),
+            Surroundings::new(&GroupBoard::new(&b), Player::Second),
+        );
+        for (x, y) in [(3, 3), (2, 1), (0, 0), (7, 7), (4, 2)] {
+            let pa = sa.pattern(Bitboard::point(x, y));
+            let pb = sb.pattern(Bitboard::point(8 - x, y));
+            assert_eq!(canonical(pa), canonical(pb), "({x}, {y})");
+            assert!(symmetries(pa).contains(&pb));
+        }
+        for index in (0..PATTERNS as u32).step_by(97) {
+            let class = symmetries(index);
+            for s in class {
+                assert_eq!(canonical(s), canonical(index));
+            }
+        }
+    }
+
+    #[test]
+    fn a_pattern_tells_the_edge_and_a_group_with_one_liberty() {
+        // White's stone at (1, 0) has liberties (0, 0), (2, 0) and (1, 1) until black
+        // plays two of them.
+        let p = position(&[(2, 0), (1, 0), (1, 1)]);
+        let board = GroupBoard::new(&p);
+        let white = Surroundings::new(&board, Player::Second);
+        let (o, d) = digits(white.pattern(Bitboard::point(0, 0)));
+        // N off, E own stone in atari, S empty, W off; diagonals: SE black, others off.
+        assert_eq!(o, [OFF_BOARD, 3, EMPTY, OFF_BOARD]);
+        assert_eq!(d, [OFF_BOARD, 3, OFF_BOARD, OFF_BOARD]);
+        let black = Surroundings::new(&board, Player::First);
+        let (o, _) = digits(black.pattern(Bitboard::point(0, 0)));
+        assert_eq!(o, [OFF_BOARD, 5, EMPTY, OFF_BOARD]);
+    }
+}
