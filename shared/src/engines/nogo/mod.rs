@@ -16,10 +16,11 @@ use crate::search::memory::{signed_cells, Features};
 use crate::search::{Budget, Engine, Score, SearchResult};
 use solver::{Proven, Solver};
 
-/// Seed 002: a new child's initial value is S/M (here 0.5 + S/M, the paper's value read as
-/// an offset from an even result), worth `weight` virtual visits.
+/// What the NoGo MCTS engines know: seed 002's prior (a new child's initial value is S/M,
+/// here 0.5 + S/M, the paper's value read as an offset from an even result, worth `weight`
+/// virtual visits; 0 for `mcts`), the learned pattern prior (`mcts`), and the playouts.
 #[derive(Debug, Clone, Copy)]
-pub struct Seed002 {
+pub struct NogoPolicy {
     pub m: f32,
     pub weight: f32,
     pub playouts: Playouts,
@@ -73,7 +74,7 @@ fn prior(parent: &Position, p: Point, m: f32) -> f32 {
     (0.5 + seed_score(&after, mover, &SEED_WEIGHTS) as f32 / m).clamp(0.05, 0.95)
 }
 
-impl Policy<Position> for Seed002 {
+impl Policy<Position> for NogoPolicy {
     fn has_knowledge(&self) -> bool {
         self.weight > 0.0
     }
@@ -104,7 +105,7 @@ impl Policy<Position> for Seed002 {
     }
 }
 
-pub const SEED_002: Seed002 = Seed002 { m: 100.0, weight: 1.0, playouts: Playouts::Uniform, patterns: None };
+pub const SEED_002: NogoPolicy = NogoPolicy { m: 100.0, weight: 1.0, playouts: Playouts::Uniform, patterns: None };
 
 /// phi(s): +1 own stone, -1 enemy stone, 0 empty, from the side to move's view.
 impl Features for Position {
@@ -144,7 +145,7 @@ pub fn late_solver() -> AlphaBeta<Position, Mobility> {
 /// points the endgame solver gets `share` of the time first, and a win it proves is
 /// played (a proven loss leaves the choice to MCTS, which picks the hardest to refute).
 pub struct SolveLate {
-    mcts: Mcts<Position, Seed002>,
+    mcts: Mcts<Position, NogoPolicy>,
     solver: Solver,
     few_points: u32,
     share: f64,
@@ -255,7 +256,7 @@ pub fn registry() -> Registry<Position> {
                     Playouts::SharedPoints(SharedRule::WhileMoverMay)
                 };
                 let patterns = (!without.has("patterns")).then_some(PATTERN_PRIOR);
-                let policy = Seed002 { m: 60.0, weight: 0.0, playouts, patterns };
+                let policy = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
                     solver: Solver::new(8 << 20),
@@ -273,7 +274,8 @@ pub fn registry() -> Registry<Position> {
                     forbidden points)",
             features: &[("prior", "new children start at S/M (off: plain UCT with the same random playouts)")],
             make: |seed, without| {
-                let policy = Seed002 { weight: if without.has("prior") { 0.0 } else { SEED_002.weight }, ..SEED_002 };
+                let policy =
+                    NogoPolicy { weight: if without.has("prior") { 0.0 } else { SEED_002.weight }, ..SEED_002 };
                 Box::new(Mcts::new(MctsConfig { name: "seed002", ..MctsConfig::UCT }, policy, seed))
             },
         },
