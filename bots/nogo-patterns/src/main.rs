@@ -5,7 +5,7 @@
 //! `nogo-patterns train --data FILE... --out TABLE`: one weight per 3x3 neighbourhood
 //! class (`botzone_games::nogo::patterns`), fitted so that a softmax over the legal
 //! points reproduces the search's visit shares; written as one signed byte per
-//! neighbourhood for `shared/src/nogo/`. The commands that made the shipped table are in
+//! neighbourhood for `shared/src/engines/nogo/patterns.bin`. The commands that made the shipped table are in
 //! shared/EXPERIMENTS.md.
 
 use botzone_games::engines::nogo::{registry, PATTERN_SCALE};
@@ -18,7 +18,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, HashMap};
 use std::fs::OpenOptions;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -231,13 +231,10 @@ struct Example {
 fn train(data: &[PathBuf], out: &PathBuf, epochs: usize, lr: f32, l2: f32, seed: u64) -> Result<(), String> {
     let mut samples = Vec::new();
     for path in data {
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         samples.extend(Sample::read_all(&bytes).map_err(|e| format!("{}: {e}", path.display()))?);
     }
-    // Dense ids for the classes seen; the raw index of each class's representative.
+    // A dense id for each class seen, keyed by the class's canonical index.
     let mut ids: HashMap<u32, u32> = HashMap::new();
     let examples: Vec<Example> = samples
         .iter()

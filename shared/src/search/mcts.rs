@@ -274,19 +274,19 @@ impl<G: Game> Tree<G> {
         self.nodes.extend(moves.iter().map(|_| Node::new(mover)));
         self.amaf.extend(moves.iter().map(|_| Amaf::default()));
         self.moves.extend(moves.iter().map(|&mv| Some(mv)));
-        // Unvisited children are tried in this order: shuffle so that the move generator's
-        // order does not bias the search.
-        let new = &mut self.moves[first..];
-        for i in (1..new.len()).rev() {
-            new.swap(i, rng.usize(..=i));
-        }
         if policy.has_amaf_priors() {
-            let moves: Vec<G::Move> = self.moves[first..].iter().map(|m| m.expect("a child's move")).collect();
             let mut priors = Vec::with_capacity(moves.len());
-            policy.amaf_priors(state, &moves, &mut priors);
+            policy.amaf_priors(state, moves, &mut priors);
             for (amaf, (count, mean)) in self.amaf[first..].iter_mut().zip(priors) {
                 *amaf = Amaf { visits: count, reward: count as f32 * mean };
             }
+        }
+        // Unvisited children are tried in this order: shuffle so that the move generator's
+        // order does not bias the search (each child's AMAF prior moves with it).
+        for i in (1..moves.len()).rev() {
+            let j = rng.usize(..=i);
+            self.moves.swap(first + i, first + j);
+            self.amaf.swap(first + i, first + j);
         }
         if policy.has_knowledge() {
             for i in first..self.nodes.len() {
