@@ -189,6 +189,10 @@ enum Command {
         cap_s: f64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Keep the engine running through the game, as Botzone's keep-running mode does:
+        /// it answers every earlier turn of the same side first, its table and tree kept.
+        #[arg(long)]
+        keep_running: bool,
     },
     /// The NoGo endgame proof search on positions from logged arena games.
     NogoSolver {
@@ -649,10 +653,17 @@ impl SolverTally {
 /// The positions of each logged Pencil game at `undrawn` undrawn edges (the side to move
 /// about to choose).
 fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots::Position>, String> {
+    Ok(logged_dots_lines(log, undrawn)?.into_iter().map(|(p, _)| p).collect())
+}
+
+/// Each logged game that reached `undrawn` undrawn edges: that position and the edges
+/// drawn before it, in order.
+fn logged_dots_lines(log: &std::path::Path, undrawn: u32) -> Result<Vec<(dots::Position, Vec<dots::Edge>)>, String> {
     use botzone_games::botzone::BotzoneGame;
     let mut found = Vec::new();
     for (line, moves) in logged_games(log)? {
         let mut p = dots::Position::start();
+        let mut drawn = Vec::new();
         for value in moves.iter().filter(|v| !v.is_null()) {
             if 60 - p.drawn_count() == undrawn {
                 break;
@@ -660,10 +671,11 @@ fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots
             let edge = dots::Position::parse_json_move(value).map_err(|e| format!("line {line}: {e}"))?;
             if let Some(e) = edge {
                 p.play(e);
+                drawn.push(e);
             }
         }
         if 60 - p.drawn_count() == undrawn {
-            found.push(p);
+            found.push((p, drawn));
         }
     }
     Ok(found)
@@ -724,20 +736,34 @@ fn dots_perfect(
     engine: Option<&str>,
     cap_s: f64,
     seed: u64,
+    keep_running: bool,
 ) -> Result<(), String> {
     use botzone_games::engines::dots::{registry, solver::Solver};
     let registry = registry();
     let cap = || Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
     for &n in undrawn {
         let (mut won, mut kept, mut unknown, mut slowest) = (0, 0, 0, Duration::ZERO);
-        let positions = logged_dots_positions(log, n)?;
-        for p in &positions {
+        let positions = logged_dots_lines(log, n)?;
+        for (p, line) in &positions {
             let mut moves = Vec::new();
             p.legal_moves(&mut moves);
-            // A fresh engine for each answer, as a bot started once per turn has.
+            // A fresh engine for each answer, as a bot started once per turn has; kept
+            // running, the same engine has answered each of this side's earlier turns of
+            // the game first (within the same time; the logged moves are the ones played).
             let mut searcher = registry.searcher(engine, &Without::default(), seed, 1)?;
+            if keep_running {
+                let mut q = dots::Position::start();
+                for (i, &e) in line.iter().enumerate() {
+                    if q.to_move() == p.to_move() {
+                        let turn = Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms)));
+                        searcher.choose(&q, &line[..i], &turn);
+                    }
+                    q.play(e);
+                }
+            }
             let start = Instant::now();
-            let answer = searcher.choose(p, &[], &Budget::until(Deadline::new(start, Duration::from_millis(ms))));
+            let budget = Budget::until(Deadline::new(start, Duration::from_millis(ms)));
+            let answer = searcher.choose(p, if keep_running { line } else { &[] }, &budget);
             slowest = slowest.max(start.elapsed());
             let mut solver = Solver::new(22);
             let Some(verdict) = solver.solve(p, &moves, &cap()) else {
@@ -910,8 +936,8 @@ fn main() {
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
         }
-        Command::DotsPerfect { log, undrawn, ms, engine, cap_s, seed } => {
-            dots_perfect(&log, &undrawn, ms, engine.as_deref(), cap_s, seed)
+        Command::DotsPerfect { log, undrawn, ms, engine, cap_s, seed, keep_running } => {
+            dots_perfect(&log, &undrawn, ms, engine.as_deref(), cap_s, seed, keep_running)
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
