@@ -12,7 +12,7 @@ use botzone_games::engines::nogo::{registry, PATTERN_SCALE};
 use botzone_games::engines::Without;
 use botzone_games::game::Game;
 use botzone_games::nogo::patterns::{canonical, Surroundings, PATTERNS};
-use botzone_games::nogo::{GroupBoard, Position, CENTRE};
+use botzone_games::nogo::{GroupBoard, Position};
 use botzone_games::search::Budget;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -195,10 +195,9 @@ fn play_game(
     let mut history = Vec::new();
     let mut samples = Vec::new();
     let opening = rng.usize(1..=random_plies.max(1));
-    let mut moves = Vec::new();
     loop {
-        position.legal_moves(&mut moves);
-        moves.retain(|&p| !(position.ply() == 0 && p == CENTRE));
+        // The bot's own root rule (it never opens at the centre) for the random plies too.
+        let moves = registry.root_moves(&position);
         if moves.is_empty() {
             return Ok(samples);
         }
