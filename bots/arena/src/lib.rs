@@ -1,6 +1,7 @@
 //! Tools that run bots: the arena judge (matches, replays, human play) and the Botzone
 //! local-AI connector share this library.
 
+pub mod book;
 pub mod competitor;
 pub mod figures;
 pub mod games;

@@ -1,9 +1,10 @@
 //! `arena`: a local Botzone judge. Matches between any two Botzone-protocol programs with
 //! time limits, Elo and records; replays of logged games; a human against a bot.
 
+use arena::book::parse_book;
 use arena::competitor::CompetitorSpec;
 use arena::games::{ArenaGame, GameName};
-use arena::tournament::{run_match, MatchConfig};
+use arena::tournament::{run_match, MatchConfig, Openings};
 use arena::{human, replay, stats, with_game};
 use botzone_games::game::Player;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -83,8 +84,12 @@ struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Random plies before the bots take over (Pencil: only edges that take no box).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "book")]
     openings: usize,
+    /// Start positions instead of random openings: one per line, the JSON array of moves
+    /// that leads to it (a log's "opening"); pair k starts from line k, lines reused in turn.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
     /// Write one JSON line per game to this file.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -125,6 +130,13 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    let openings = match &args.book {
+        None => Openings::Random(args.openings),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            Openings::Book(parse_book::<G>(&text).map_err(|e| format!("book {}: {e}", path.display()))?)
+        }
+    };
     let cfg = MatchConfig {
         a,
         b,
@@ -134,7 +146,7 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
         limit: Duration::from_millis(args.time_ms),
         jobs: args.jobs,
         seed: args.seed,
-        openings: args.openings,
+        openings,
         log: args.log,
         sprt,
         progress: !args.quiet,

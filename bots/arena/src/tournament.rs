@@ -15,7 +15,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-pub struct MatchConfig {
+/// Where each pair of games starts.
+pub enum Openings<M> {
+    /// This many random plies ([`random_opening`]), drawn from the match seed and the pair.
+    Random(usize),
+    /// Fixed move lists (see [`crate::book`]): pair k starts from line k, lines reused in turn.
+    Book(Vec<Vec<M>>),
+}
+
+pub struct MatchConfig<M> {
     pub a: CompetitorSpec,
     pub b: CompetitorSpec,
     pub a_command: String,
@@ -24,7 +32,7 @@ pub struct MatchConfig {
     pub limit: Duration,
     pub jobs: usize,
     pub seed: u64,
-    pub openings: usize,
+    pub openings: Openings<M>,
     pub log: Option<std::path::PathBuf>,
     pub sprt: Option<Sprt>,
     pub progress: bool,
@@ -169,7 +177,7 @@ impl Summary {
 }
 
 /// Plays the match and returns its summary.
-pub fn run_match<G: ArenaGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
+pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Summary> {
     let mut log = match &cfg.log {
         Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
         None => None,
@@ -205,9 +213,15 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig) -> std::io::Result<Summary> {
                     return;
                 }
                 let pair = index / 2;
-                let mut rng =
-                    fastrand::Rng::with_seed(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(pair as u64));
-                let opening = random_opening::<G>(cfg.openings, &mut rng);
+                let opening = match &cfg.openings {
+                    Openings::Random(plies) => {
+                        let mut rng = fastrand::Rng::with_seed(
+                            cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(pair as u64),
+                        );
+                        random_opening::<G>(*plies, &mut rng)
+                    }
+                    Openings::Book(lines) => lines[pair % lines.len()].clone(),
+                };
                 let record = play_game::<G>(index, [&cfg.a, &cfg.b], index % 2 == 0, &opening, cfg.limit);
                 if tx.send(record).is_err() {
                     return;

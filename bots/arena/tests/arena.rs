@@ -167,6 +167,51 @@ fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
 }
 
 #[test]
+fn a_book_starts_each_pair_from_its_line_in_turn() {
+    let dir = std::env::temp_dir();
+    let (book, log) = (
+        dir.join(format!("arena-book-{}.txt", std::process::id())),
+        dir.join(format!("arena-book-{}.log", std::process::id())),
+    );
+    // Two Ataxx positions: a black clone, and a clone for each side.
+    let lines =
+        [r#"[{"x0":0,"y0":0,"x1":1,"y1":1}]"#, r#"[{"x0":0,"y0":0,"x1":1,"y1":1},{"x0":6,"y0":0,"x1":5,"y1":1}]"#];
+    std::fs::write(&book, format!("# a comment\n{}\n\n{}\n", lines[0], lines[1])).unwrap();
+    let bot = fake("random", "ataxx");
+    let (code, _, stderr) = arena(&[
+        "ataxx",
+        "--a",
+        &bot,
+        "--b",
+        &bot,
+        "--games",
+        "6",
+        "--book",
+        book.to_str().unwrap(),
+        "--time-ms",
+        "500",
+        "--log",
+        log.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let records: Vec<Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(records.len(), 6);
+    for r in &records {
+        let pair = r["game"].as_u64().unwrap() / 2;
+        let want: Value = serde_json::from_str(lines[pair as usize % 2]).unwrap();
+        assert_eq!(r["opening"], want, "game {}", r["game"]);
+    }
+    // A book with an illegal move is refused before any game, naming the line and move.
+    std::fs::write(&book, "[]\n[{\"x0\":0,\"y0\":0,\"x1\":3,\"y1\":3}]\n").unwrap();
+    let (code, _, stderr) = arena(&["ataxx", "--a", &bot, "--b", &bot, "--book", book.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("line 2: move 1"), "{stderr}");
+    let _ = (std::fs::remove_file(book), std::fs::remove_file(log));
+}
+
+#[test]
 fn sprt_stops_early_on_a_clear_result() {
     let (a, b) = (fake("random", "nogo"), fake("crash", "nogo"));
     let (code, stdout, _) = arena(&[
