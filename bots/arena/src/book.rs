@@ -6,8 +6,10 @@
 //!
 //! Start positions taken from the middle of real games let a match measure one phase of
 //! the game (say, the Ataxx endgame) on positions that occur in play, paired and with
-//! colours swapped like random openings.
+//! colours swapped like random openings: [`book_from_log`] (`arena book`) cuts the games
+//! of a match log where a given number of places is left to play.
 
+use crate::games::ArenaGame;
 use botzone_games::botzone::{BotzoneGame, Transcript};
 use serde_json::Value;
 
@@ -44,6 +46,37 @@ pub fn parse_book<G: BotzoneGame>(text: &str) -> Result<Vec<Vec<G::Move>>, Strin
     Ok(lines)
 }
 
+/// Each game of a match log (`arena ... --log`) cut at its first position with `left`
+/// places left to play ([`ArenaGame::places_left`]), as book lines; games that end
+/// before it are left out.
+pub fn book_from_log<G: ArenaGame>(log: &str, left: u32) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    for (number, line) in log.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let at = |what: String| format!("log line {}: {what}", number + 1);
+        let record: Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
+        let opening = record["opening"].as_array().cloned().unwrap_or_default();
+        let played = record["moves"].as_array().cloned().unwrap_or_default();
+        // A fault's turn has no move: the game ended there.
+        let answers = opening.into_iter().chain(played.into_iter().map(|t| t["move"].clone()));
+        let mut t = Transcript::<G>::new();
+        for answer in answers.take_while(|a| !a.is_null()) {
+            if t.game().outcome().is_some() || t.game().places_left() == left {
+                break;
+            }
+            let mv = G::parse_json_move(&answer).map_err(at)?;
+            while mv.is_some() && t.must_pass() {
+                t.answer(None).map_err(at)?;
+            }
+            t.answer(mv).map_err(at)?;
+        }
+        if t.game().outcome().is_none() && t.game().places_left() == left {
+            let moves: Vec<Value> = t.moves().iter().map(|&m| G::json_move(Some(m))).collect();
+            lines.push(Value::Array(moves).to_string());
+        }
+    }
+    Ok(lines)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +90,28 @@ mod tests {
         assert_eq!(book.len(), 2);
         assert!(book[0].is_empty());
         assert_eq!(book[1].len(), 1);
+    }
+
+    #[test]
+    fn games_of_a_log_are_cut_where_the_places_left_are_reached() {
+        // One logged Ataxx game: a clone (44 empty squares left), a jump (still 44), a
+        // clone (43); another that ends in a fault before 43.
+        let clone = r#"{"x0":0,"y0":0,"x1":1,"y1":1}"#;
+        let jump = r#"{"x0":6,"y0":0,"x1":4,"y1":0}"#;
+        let clone2 = r#"{"x0":1,"y0":1,"x1":2,"y1":2}"#;
+        let log = format!(
+            "{{\"opening\":[{clone}],\"moves\":[{{\"move\":{jump}}},{{\"move\":{clone2}}}]}}\n\
+             {{\"opening\":[{clone}],\"moves\":[{{\"move\":null}}]}}\n"
+        );
+        let at = |left| book_from_log::<ataxx::Position>(&log, left).unwrap();
+        let cut44 = at(44);
+        assert_eq!(cut44.len(), 2);
+        let first: Value = serde_json::from_str(&cut44[0]).unwrap();
+        assert_eq!(first.as_array().unwrap().len(), 1, "cut at the first position with 44 left");
+        let cut43 = at(43);
+        assert_eq!(cut43.len(), 1);
+        assert_eq!(parse_book::<ataxx::Position>(&cut43[0]).unwrap()[0].len(), 3);
+        assert!(at(20).is_empty());
     }
 
     #[test]

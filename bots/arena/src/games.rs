@@ -57,6 +57,10 @@ pub trait ArenaGame: BotzoneGame {
         true
     }
 
+    /// The places still open to play: empty squares (Ataxx), empty points (NoGo),
+    /// undrawn edges (Pencil). `arena book` cuts logged games by it.
+    fn places_left(&self) -> u32;
+
     /// `mv` in the engine protocol's notation. (A game without a protocol never gets here:
     /// `CompetitorSpec::check` refuses its engines before a match.)
     fn engine_move_text(mv: Self::Move) -> String {
@@ -74,6 +78,10 @@ impl ArenaGame for ataxx::Position {
     const BOTZONE_NAME: &'static str = "Ataxx";
     const ENGINE_PROTOCOL: Option<EngineProtocol> = Some(EngineProtocol::Uai);
 
+    fn places_left(&self) -> u32 {
+        self.empty().count()
+    }
+
     fn engine_move_text(mv: ataxx::Move) -> String {
         ataxx::notation::move_text(mv)
     }
@@ -89,6 +97,10 @@ impl ArenaGame for ataxx::Position {
 impl ArenaGame for nogo::Position {
     const BOTZONE_NAME: &'static str = "NoGo";
     const ENGINE_PROTOCOL: Option<EngineProtocol> = Some(EngineProtocol::Gtp);
+
+    fn places_left(&self) -> u32 {
+        self.empty().count()
+    }
 
     fn engine_move_text(p: nogo::Point) -> String {
         nogo::notation::vertex(p)
@@ -110,6 +122,10 @@ impl ArenaGame for nogo::Position {
 
 impl ArenaGame for dots::Position {
     const BOTZONE_NAME: &'static str = "Pencil";
+
+    fn places_left(&self) -> u32 {
+        60 - self.drawn_count()
+    }
 
     /// Only edges that complete no box: an opening that hands out boxes decides too much.
     fn fits_random_opening(&self, e: dots::Edge) -> bool {

@@ -1,7 +1,7 @@
 //! `arena`: a local Botzone judge. Matches between any two Botzone-protocol programs with
 //! time limits, Elo and records; replays of logged games; a human against a bot.
 
-use arena::book::parse_book;
+use arena::book::{book_from_log, parse_book};
 use arena::competitor::CompetitorSpec;
 use arena::games::{ArenaGame, GameName};
 use arena::tournament::{run_match, MatchConfig, Openings};
@@ -38,6 +38,17 @@ enum Command {
         /// `q` quits.
         #[arg(long)]
         step: bool,
+    },
+    /// Print a book (`--book`) cut from a match log: each game's moves up to its first
+    /// position with LEFT places left to play (Ataxx: empty squares; NoGo: empty points;
+    /// Pencil: undrawn edges), one JSON line per game that gets there.
+    Book {
+        #[arg(value_enum)]
+        game: GameName,
+        /// A log written by --log.
+        log: PathBuf,
+        #[arg(long)]
+        left: u32,
     },
     /// Play against a bot in the terminal.
     Play {
@@ -182,6 +193,13 @@ fn run(cli: Cli) -> Result<(), String> {
                 print!("{}", replay.text());
                 Ok(())
             }
+        }
+        Command::Book { game, log, left } => {
+            let text = std::fs::read_to_string(&log).map_err(|e| format!("cannot read {}: {e}", log.display()))?;
+            for line in with_game!(game, G => book_from_log::<G>(&text, left))? {
+                println!("{line}");
+            }
+            Ok(())
         }
         Command::Play { game, bot, human, time_ms } => {
             let spec = CompetitorSpec::parse(&bot, false)?;

@@ -653,12 +653,17 @@ impl SolverTally {
 /// The positions of each logged Pencil game at `undrawn` undrawn edges (the side to move
 /// about to choose).
 fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots::Position>, String> {
-    Ok(logged_dots_lines(log, undrawn)?.into_iter().map(|(p, _)| p).collect())
+    Ok(logged_dots_lines(log, undrawn)?.into_iter().map(|(_, p, _)| p).collect())
 }
 
 /// Each logged game that reached `undrawn` undrawn edges: that position and the edges
 /// drawn before it, in order.
-fn logged_dots_lines(log: &std::path::Path, undrawn: u32) -> Result<Vec<(dots::Position, Vec<dots::Edge>)>, String> {
+/// Each logged game that reaches `undrawn` undrawn edges: its line in the log, the
+/// position and the edges drawn to it.
+fn logged_dots_lines(
+    log: &std::path::Path,
+    undrawn: u32,
+) -> Result<Vec<(usize, dots::Position, Vec<dots::Edge>)>, String> {
     use botzone_games::botzone::BotzoneGame;
     let mut found = Vec::new();
     for (line, moves) in logged_games(log)? {
@@ -675,7 +680,7 @@ fn logged_dots_lines(log: &std::path::Path, undrawn: u32) -> Result<Vec<(dots::P
             }
         }
         if 60 - p.drawn_count() == undrawn {
-            found.push((p, drawn));
+            found.push((line, p, drawn));
         }
     }
     Ok(found)
@@ -744,7 +749,7 @@ fn dots_perfect(
     for &n in undrawn {
         let (mut won, mut kept, mut unknown, mut slowest) = (0, 0, 0, Duration::ZERO);
         let positions = logged_dots_lines(log, n)?;
-        for (p, line) in &positions {
+        for (log_line, p, line) in &positions {
             let mut moves = Vec::new();
             p.legal_moves(&mut moves);
             // A fresh engine for each answer, as a bot started once per turn has; kept
@@ -776,7 +781,10 @@ fn dots_perfect(
             won += 1;
             match solver.solve_in_order(p, &[answer.best], &cap()) {
                 Some(s) if s.winning => kept += 1,
-                Some(_) => println!("  {n} undrawn: lost a won position: {} ({})", answer.best, answer.summary),
+                Some(_) => println!(
+                    "  {n} undrawn: lost a won position (log line {log_line}): answered {} ({})",
+                    answer.best, answer.summary
+                ),
                 None => unknown += 1,
             }
         }
