@@ -10,6 +10,7 @@
 //! of a match log where a given number of places is left to play.
 
 use crate::games::ArenaGame;
+use crate::judge::GameRecord;
 use botzone_games::botzone::{BotzoneGame, Transcript};
 use serde_json::Value;
 
@@ -54,12 +55,9 @@ pub fn book_from_log<G: ArenaGame>(log: &str, left: u32) -> Result<Vec<String>, 
     for (number, line) in log.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let at = |what: String| format!("log line {}: {what}", number + 1);
         let record: Value = serde_json::from_str(line).map_err(|e| at(format!("not JSON: {e}")))?;
-        let opening = record["opening"].as_array().cloned().unwrap_or_default();
-        let played = record["moves"].as_array().cloned().unwrap_or_default();
-        // A fault's turn has no move: the game ended there.
-        let answers = opening.into_iter().chain(played.into_iter().map(|t| t["move"].clone()));
         let mut t = Transcript::<G>::new();
-        for answer in answers.take_while(|a| !a.is_null()) {
+        // A fault's turn has no answer: the game ended there.
+        for answer in GameRecord::logged_answers(&record).into_iter().take_while(|a| !a.is_null()) {
             if t.game().outcome().is_some() || t.game().places_left() == left {
                 break;
             }

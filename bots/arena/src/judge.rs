@@ -77,6 +77,14 @@ impl GameRecord {
             })),
         })
     }
+
+    /// The answers of a game logged by [`GameRecord::to_json`], the opening's moves first,
+    /// in Botzone's JSON form (passes included); a faulted turn's answer is `null`.
+    pub fn logged_answers(record: &Value) -> Vec<Value> {
+        let opening = record["opening"].as_array().cloned().unwrap_or_default();
+        let turns = record["moves"].as_array().cloned().unwrap_or_default();
+        opening.into_iter().chain(turns.into_iter().map(|t| t["move"].clone())).collect()
+    }
 }
 
 /// A random opening of `plies` moves after which neither side can force a win within

@@ -35,7 +35,7 @@
 
 use arena::games::{ArenaGame, GameName};
 use arena::in_process::play_out;
-use arena::judge::input_with_limit;
+use arena::judge::{input_with_limit, GameRecord};
 use arena::paper_games::connect4::Connect4;
 use arena::paper_games::mmcts_grid::{self, Cell, Opponent, PaperGame, Variant};
 use arena::with_game;
@@ -611,9 +611,7 @@ fn logged_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<serde_json::Val
     for (n, line) in text.lines().enumerate() {
         let game: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("{}: line {}: {e}", log.display(), n + 1))?;
-        let opening = game["opening"].as_array().cloned().unwrap_or_default();
-        let moves = game["moves"].as_array().cloned().unwrap_or_default();
-        games.push((n + 1, opening.into_iter().chain(moves.into_iter().map(|m| m["move"].clone())).collect()));
+        games.push((n + 1, GameRecord::logged_answers(&game)));
     }
     Ok(games)
 }
@@ -656,8 +654,6 @@ fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots
     Ok(logged_dots_lines(log, undrawn)?.into_iter().map(|(_, p, _)| p).collect())
 }
 
-/// Each logged game that reached `undrawn` undrawn edges: that position and the edges
-/// drawn before it, in order.
 /// Each logged game that reaches `undrawn` undrawn edges: its line in the log, the
 /// position and the edges drawn to it.
 fn logged_dots_lines(
