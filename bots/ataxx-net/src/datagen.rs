@@ -1,6 +1,9 @@
 //! Self-play games of an `ataxx` engine at a fixed node count under Botzone's rules (no
 //! pass: a blocked side ends the game and the other takes the empties; the move cap;
 //! CIRCULAR_MOVE), from openings of a few random plies, appended to a record file.
+//! With `from`, each game starts instead at a position drawn from another record file
+//! (say, one with 20-30 empty squares), so that endgames can be played out and labelled
+//! by a deeper search than the one that reached them.
 //!
 //! Resumable: an existing file's whole games are kept (a torn last game is cut off), its
 //! positions seed the duplicate filter, and game numbering continues after the games it
@@ -32,6 +35,10 @@ pub struct DatagenConfig {
     pub random_plies: (usize, usize),
     pub engine: String,
     pub without: Without,
+    /// Games start at positions of this record file whose empty squares lie in `empties`
+    /// (then `random_plies` random plies), instead of at the start position.
+    pub from: Option<PathBuf>,
+    pub empties: (usize, usize),
 }
 
 /// What the writer threads share: the open file, the positions seen, the counts, and the
@@ -59,6 +66,14 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
     let seen: HashSet<(u64, u64)> = existing.iter().map(|r| (r.own.0, r.opp.0)).collect();
     let start_positions = existing.len() as u64;
     drop(existing);
+    let starts = match &cfg.from {
+        Some(path) => {
+            let starts = start_positions_in(path, cfg.empties)?;
+            println!("{}: {} start positions with {:?} empty squares", path.display(), starts.len(), cfg.empties);
+            starts
+        }
+        None => vec![Position::start()],
+    };
     println!(
         "{}: {start_positions} positions in {games_before} games already; engine {} at {} nodes, {} threads",
         cfg.out.display(),
@@ -77,7 +92,7 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
     let started = Instant::now();
     std::thread::scope(|s| {
         for t in 0..cfg.threads {
-            let (sink, next_game, bar, registry) = (&sink, &next_game, &bar, &registry);
+            let (sink, next_game, bar, registry, starts) = (&sink, &next_game, &bar, &registry, &starts);
             s.spawn(move || {
                 let mut engine = registry
                     .find(Some(&cfg.engine))
@@ -91,7 +106,7 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
                         }
                     }
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
-                    let records = play_game(cfg, engine.as_mut(), registry, game);
+                    let records = play_game(cfg, engine.as_mut(), registry, starts, game);
                     let mut sink = sink.lock().unwrap();
                     let mut fresh: Vec<Record> =
                         records.into_iter().filter(|r| sink.seen.insert((r.own.0, r.opp.0))).collect();
@@ -128,17 +143,37 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// One self-play game: the searched positions, each with its score and the result for
-/// its side to move.
+/// The positions of the record file at `path` with `empties.0..=empties.1` empty squares,
+/// each once, the side to move as the first player. They carry no history, so the move cap
+/// and the repetition rule count from there.
+fn start_positions_in(path: &std::path::Path, empties: (usize, usize)) -> Result<Vec<Position>, String> {
+    let (records, _) = read_file(path)?;
+    let mut seen = HashSet::new();
+    let starts: Vec<Position> = records
+        .iter()
+        .filter(|r| (empties.0..=empties.1).contains(&(49 - (r.own.0 | r.opp.0).count_ones() as usize)))
+        .filter(|r| seen.insert((r.own.0, r.opp.0)))
+        .map(|r| Position::from_parts(r.own, r.opp, Player::First, 0))
+        .filter(|p| p.outcome().is_none())
+        .collect();
+    if starts.is_empty() {
+        return Err(format!("{}: no position with {empties:?} empty squares", path.display()));
+    }
+    Ok(starts)
+}
+
+/// One self-play game from one of `starts`: the searched positions, each with its score
+/// and the result for its side to move.
 fn play_game(
     cfg: &DatagenConfig,
     engine: &mut dyn botzone_games::search::Engine<Position>,
     registry: &botzone_games::engines::Registry<Position>,
+    starts: &[Position],
     game: u64,
 ) -> Vec<Record> {
     let mut rng = fastrand::Rng::with_seed(mix64(cfg.seed ^ mix64(game)));
+    let mut pos = starts[rng.usize(..starts.len())].clone();
     let random_plies = rng.usize(cfg.random_plies.0..=cfg.random_plies.1);
-    let mut pos = Position::start();
     let mut history = Vec::new();
     let mut searched: Vec<(Record, Player)> = Vec::new();
     while pos.outcome().is_none() {

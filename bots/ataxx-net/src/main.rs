@@ -39,7 +39,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Fewest and most random plies that open each game, as `A,B`.
-        #[arg(long, default_value = "4,10", value_parser = plies_range)]
+        #[arg(long, default_value = "4,10", value_parser = number_pair)]
         random_plies: (usize, usize),
         /// The `ataxx` engine that plays (`ataxx --help` lists them).
         #[arg(long, default_value = "ab")]
@@ -47,6 +47,14 @@ enum Command {
         /// Features of the engine switched off, as the bot's `--without`.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
+        /// Start each game at a position of this record file (one with `--empties` empty
+        /// squares, drawn at random) instead of the start position: endgames played out
+        /// again by a deeper search.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// Fewest and most empty squares of the start positions taken `--from`, as `A,B`.
+        #[arg(long, default_value = "20,30", value_parser = number_pair, requires = "from")]
+        empties: (usize, usize),
     },
     /// Trains a network on record files and writes it.
     Train {
@@ -93,18 +101,18 @@ enum Command {
 }
 
 /// `A,B` with A <= B.
-fn plies_range(text: &str) -> Result<(usize, usize), String> {
+fn number_pair(text: &str) -> Result<(usize, usize), String> {
     let parse = |s: &str| s.trim().parse::<usize>().map_err(|e| format!("{s:?}: {e}"));
     match text.split_once(',') {
         Some((a, b)) if parse(a)? <= parse(b)? => Ok((parse(a)?, parse(b)?)),
-        Some(_) => Err(format!("{text:?}: the fewest plies come first")),
+        Some(_) => Err(format!("{text:?}: the smaller number comes first")),
         None => Err(format!("{text:?}: expected two numbers as A,B")),
     }
 }
 
 fn main() {
     let outcome = match Cli::parse().command {
-        Command::Datagen { out, positions, nodes, threads, seed, random_plies, engine, without } => {
+        Command::Datagen { out, positions, nodes, threads, seed, random_plies, engine, without, from, empties } => {
             datagen::datagen(&datagen::DatagenConfig {
                 out,
                 positions,
@@ -114,6 +122,8 @@ fn main() {
                 random_plies,
                 engine,
                 without: Without(without),
+                from,
+                empties,
             })
         }
         Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed, init, no_factoriser } => {
@@ -140,14 +150,14 @@ fn main() {
 
 #[cfg(test)]
 mod tests {
-    use super::plies_range;
+    use super::number_pair;
 
     #[test]
-    fn random_plies_are_read_as_a_comma_separated_range() {
-        assert_eq!(plies_range("6,14"), Ok((6, 14)));
-        assert_eq!(plies_range("4, 4"), Ok((4, 4)));
-        assert!(plies_range("6").is_err());
-        assert!(plies_range("14,6").is_err());
-        assert!(plies_range("a,6").is_err());
+    fn ranges_are_read_as_two_comma_separated_numbers() {
+        assert_eq!(number_pair("6,14"), Ok((6, 14)));
+        assert_eq!(number_pair("4, 4"), Ok((4, 4)));
+        assert!(number_pair("6").is_err());
+        assert!(number_pair("14,6").is_err());
+        assert!(number_pair("a,6").is_err());
     }
 }

@@ -54,3 +54,42 @@ fn datagen_resumes_without_duplicates_and_training_writes_a_loadable_network() {
     assert_ne!(loaded, Network::zero(), "training moved the weights");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn games_taken_from_a_record_file_start_in_its_empty_square_range() {
+    let dir = std::env::temp_dir().join(format!("ataxx-net-from-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (source, endgames) = (dir.join("source.bin"), dir.join("endgames.bin"));
+    let common = ["--nodes", "300", "--threads", "1", "--seed", "9"];
+    tool(&[&["datagen", "--out", source.to_str().unwrap(), "--positions", "400"], &common[..]].concat());
+    let empties = |r: &ataxx_net::record::Record| 49 - (r.own.0 | r.opp.0).count_ones();
+    let (sources, _) = read_file(&source).unwrap();
+    assert!(sources.iter().any(|r| (12..=16).contains(&empties(r))), "the source reaches the range");
+    tool(
+        &[
+            &["datagen", "--out", endgames.to_str().unwrap(), "--positions", "200"],
+            &common[..],
+            &["--from", source.to_str().unwrap(), "--empties", "12,16", "--random-plies", "0,0"],
+        ]
+        .concat(),
+    );
+    let (records, _) = read_file(&endgames).unwrap();
+    assert!(records.len() >= 200);
+    // No move adds an empty square, so every position lies within the range's top; a
+    // game's first record is its start, a position of the source (unless an earlier game
+    // started there too and took it).
+    assert!(records.iter().all(|r| empties(r) <= 16), "a position beyond the range");
+    let source_positions: HashSet<_> = sources.iter().map(|r| (r.own, r.opp)).collect();
+    let firsts: Vec<_> =
+        std::iter::once(&records[0]).chain(records.windows(2).filter(|w| w[0].ends_game()).map(|w| &w[1])).collect();
+    let from_source = firsts.iter().filter(|r| source_positions.contains(&(r.own, r.opp))).count();
+    assert!(from_source * 2 > firsts.len(), "{from_source} of {} games start at a source position", firsts.len());
+    let out = Command::new(env!("CARGO_BIN_EXE_ataxx-net"))
+        .args(["datagen", "--out", endgames.to_str().unwrap(), "--from", source.to_str().unwrap()])
+        .args(["--empties", "0,0", "--positions", "300"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no position with (0, 0) empty squares"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

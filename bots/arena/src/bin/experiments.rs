@@ -184,6 +184,9 @@ enum Command {
         /// The engine (`dots --engine`), the bot's default when not given.
         #[arg(long)]
         engine: Option<String>,
+        /// The engine's features to switch off (`dots --without`).
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
         /// Time allowed for the verdicts, in seconds per position.
         #[arg(long, default_value_t = 30.0)]
         cap_s: f64,
@@ -730,11 +733,17 @@ fn dots_solver(
     Ok(())
 }
 
+/// An engine of a bot's registry by name (the default when `None`) with features off.
+struct EngineChoice<'a> {
+    name: Option<&'a str>,
+    without: Without,
+}
+
 fn dots_perfect(
     log: &std::path::Path,
     undrawn: &[u32],
     ms: u64,
-    engine: Option<&str>,
+    engine: &EngineChoice,
     cap_s: f64,
     seed: u64,
     keep_running: bool,
@@ -751,7 +760,7 @@ fn dots_perfect(
             // A fresh engine for each answer, as a bot started once per turn has; kept
             // running, the same engine has answered each of this side's earlier turns of
             // the game first (within the same time; the logged moves are the ones played).
-            let mut searcher = registry.searcher(engine, &Without::default(), seed, 1)?;
+            let mut searcher = registry.searcher(engine.name, &engine.without, seed, 1)?;
             if keep_running {
                 let mut q = dots::Position::start();
                 for (i, &e) in line.iter().enumerate() {
@@ -940,8 +949,9 @@ fn main() {
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
         }
-        Command::DotsPerfect { log, undrawn, ms, engine, cap_s, seed, keep_running } => {
-            dots_perfect(&log, &undrawn, ms, engine.as_deref(), cap_s, seed, keep_running)
+        Command::DotsPerfect { log, undrawn, ms, engine, without, cap_s, seed, keep_running } => {
+            let engine = EngineChoice { name: engine.as_deref(), without: Without(without) };
+            dots_perfect(&log, &undrawn, ms, &engine, cap_s, seed, keep_running)
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
