@@ -128,7 +128,29 @@ pub fn normalize_corners(mut word: u64) -> u64 {
 /// giving it: equal for any two positions that a symmetry and corner swaps relate (a
 /// symmetry maps corner pairs onto corner pairs).
 pub fn canonical_with_corners(word: u64) -> (u64, usize) {
-    (0..8).map(|s| (normalize_corners(image_of_word(s, word)), s)).min().expect("eight symmetries")
+    Images::of(word).canonical()
+}
+
+/// The eight images of an edge word, kept so that the images of the word with one more
+/// edge cost eight bit operations instead of eight table walks: the solver looks up every
+/// child of a node in its table.
+#[derive(Debug, Clone, Copy)]
+pub struct Images([u64; 8]);
+
+impl Images {
+    pub fn of(word: u64) -> Images {
+        Images(std::array::from_fn(|s| image_of_word(s, word)))
+    }
+
+    /// The images of the word with edge `e` drawn as well.
+    pub fn with(&self, e: Edge) -> Images {
+        Images(std::array::from_fn(|s| self.0[s] | 1 << IMAGE[s][usize::from(e)]))
+    }
+
+    /// [`canonical_with_corners`] of the word.
+    pub fn canonical(&self) -> (u64, usize) {
+        (0..8).map(|s| (normalize_corners(self.0[s]), s)).min().expect("eight symmetries")
+    }
 }
 
 #[cfg(test)]
@@ -155,6 +177,18 @@ mod tests {
                 let mine = [5 * by + bx, 5 * (by + 1) + bx, 30 + 6 * by + bx, 30 + 6 * by + bx + 1];
                 mine.iter().fold(0u64, |w, &e| w | 1 << e) == image
             }));
+        }
+    }
+
+    #[test]
+    fn images_with_one_more_edge_are_the_images_of_the_bigger_word() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..200 {
+            let word = rng.u64(..) & ((1 << EDGES) - 1);
+            let e = rng.u8(..EDGES as u8);
+            let bigger = word | 1 << e;
+            assert_eq!(Images::of(word).with(e).0, Images::of(bigger).0);
+            assert_eq!(Images::of(word).with(e).canonical(), canonical_with_corners(bigger));
         }
     }
 

@@ -79,8 +79,8 @@ impl Solver {
 
     /// The table key (the canonical edge word plus one) and the symmetry that maps the
     /// position onto its canonical form.
-    fn key(p: &Position) -> (u64, usize) {
-        let (canon, s) = symmetry::canonical_with_corners(p.edge_word());
+    fn key(images: &symmetry::Images) -> (u64, usize) {
+        let (canon, s) = images.canonical();
         (canon + 1, s)
     }
 
@@ -169,7 +169,8 @@ impl Solver {
                 }
             }
         }
-        let (key, sym) = Self::key(p);
+        let images = symmetry::Images::of(p.edge_word());
+        let (key, sym) = Self::key(&images);
         // Two slots per key: a hit in either; a store replaces the same key, else the
         // entry of the smaller search.
         let pair = self.pair(key);
@@ -198,9 +199,7 @@ impl Solver {
             // for the opponent refutes this node without a search. (A quiet move takes no
             // box, so the child's value is the negation of this move's.)
             for &e in moves.iter() {
-                let mut child = *p;
-                child.play(e);
-                if let Some(i) = self.probe(Self::key(&child).0) {
+                if let Some(i) = self.probe(Self::key(&images.with(e)).0) {
                     let v = -i32::from(self.table[i].upper);
                     if v >= beta {
                         return v;
