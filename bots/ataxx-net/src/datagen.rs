@@ -70,9 +70,9 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
         Some(path) => {
             let starts = start_positions_in(path, cfg.empties)?;
             println!("{}: {} start positions with {:?} empty squares", path.display(), starts.len(), cfg.empties);
-            starts
+            Some(starts)
         }
-        None => vec![Position::start()],
+        None => None,
     };
     println!(
         "{}: {start_positions} positions in {games_before} games already; engine {} at {} nodes, {} threads",
@@ -106,7 +106,7 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
                         }
                     }
                     let game = next_game.fetch_add(1, Ordering::Relaxed);
-                    let records = play_game(cfg, engine.as_mut(), registry, starts, game);
+                    let records = play_game(cfg, engine.as_mut(), registry, starts.as_deref(), game);
                     let mut sink = sink.lock().unwrap();
                     let mut fresh: Vec<Record> =
                         records.into_iter().filter(|r| sink.seen.insert((r.own.0, r.opp.0))).collect();
@@ -162,18 +162,23 @@ fn start_positions_in(path: &std::path::Path, empties: (usize, usize)) -> Result
     Ok(starts)
 }
 
-/// One self-play game from one of `starts`: the searched positions, each with its score
-/// and the result for its side to move.
+/// One self-play game, from the start or from one of `starts`: the searched positions,
+/// each with its score and the result for its side to move.
 fn play_game(
     cfg: &DatagenConfig,
     engine: &mut dyn botzone_games::search::Engine<Position>,
     registry: &botzone_games::engines::Registry<Position>,
-    starts: &[Position],
+    starts: Option<&[Position]>,
     game: u64,
 ) -> Vec<Record> {
     let mut rng = fastrand::Rng::with_seed(mix64(cfg.seed ^ mix64(game)));
-    let mut pos = starts[rng.usize(..starts.len())].clone();
     let random_plies = rng.usize(cfg.random_plies.0..=cfg.random_plies.1);
+    // Drawn after the plies, so that games from the start take the random numbers they
+    // took before `--from` existed.
+    let mut pos = match starts {
+        Some(starts) => starts[rng.usize(..starts.len())].clone(),
+        None => Position::start(),
+    };
     let mut history = Vec::new();
     let mut searched: Vec<(Record, Player)> = Vec::new();
     while pos.outcome().is_none() {
