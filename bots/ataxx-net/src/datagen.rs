@@ -151,7 +151,7 @@ fn start_positions_in(path: &std::path::Path, empties: (usize, usize)) -> Result
     let mut seen = HashSet::new();
     let starts: Vec<Position> = records
         .iter()
-        .filter(|r| (empties.0..=empties.1).contains(&(49 - (r.own.0 | r.opp.0).count_ones() as usize)))
+        .filter(|r| (empties.0..=empties.1).contains(&(r.empties() as usize)))
         .filter(|r| seen.insert((r.own.0, r.opp.0)))
         .map(|r| Position::from_parts(r.own, r.opp, Player::First, 0))
         .filter(|p| p.outcome().is_none())

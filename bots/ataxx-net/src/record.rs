@@ -53,6 +53,11 @@ impl Record {
         Ok(Record { own: Bitboard(own), opp: Bitboard(opp), score, result, flags: b[19] })
     }
 
+    /// The empty squares of the record's position.
+    pub fn empties(&self) -> u32 {
+        self.own.or(self.opp).not().count()
+    }
+
     pub fn ends_game(&self) -> bool {
         self.flags & GAME_END != 0
     }

@@ -62,9 +62,8 @@ fn games_taken_from_a_record_file_start_in_its_empty_square_range() {
     let (source, endgames) = (dir.join("source.bin"), dir.join("endgames.bin"));
     let common = ["--nodes", "300", "--threads", "1", "--seed", "9"];
     tool(&[&["datagen", "--out", source.to_str().unwrap(), "--positions", "400"], &common[..]].concat());
-    let empties = |r: &ataxx_net::record::Record| 49 - (r.own.0 | r.opp.0).count_ones();
     let (sources, _) = read_file(&source).unwrap();
-    assert!(sources.iter().any(|r| (12..=16).contains(&empties(r))), "the source reaches the range");
+    assert!(sources.iter().any(|r| (12..=16).contains(&r.empties())), "the source reaches the range");
     tool(
         &[
             &["datagen", "--out", endgames.to_str().unwrap(), "--positions", "200"],
@@ -78,7 +77,7 @@ fn games_taken_from_a_record_file_start_in_its_empty_square_range() {
     // No move adds an empty square, so every position lies within the range's top; a
     // game's first record is its start, a position of the source (unless an earlier game
     // started there too and took it).
-    assert!(records.iter().all(|r| empties(r) <= 16), "a position beyond the range");
+    assert!(records.iter().all(|r| r.empties() <= 16), "a position beyond the range");
     let source_positions: HashSet<_> = sources.iter().map(|r| (r.own, r.opp)).collect();
     let firsts: Vec<_> =
         std::iter::once(&records[0]).chain(records.windows(2).filter(|w| w[0].ends_game()).map(|w| &w[1])).collect();
