@@ -1,12 +1,14 @@
 //! The Ataxx bot's learned evaluation, made from scratch: self-play records
 //! ([`datagen`], in the format of [`record`]) and the trainer ([`train`]) that turns them
 //! into the network file `shared/src/ataxx/ataxx.net` (read by `botzone_games::ataxx::net`),
-//! and [`dump`], records as text to compare evaluations.
+//! [`dump`], records as text to compare evaluations, and [`widen`], a trained network
+//! doubled in width (same values) as the start of a wider one.
 
 pub mod datagen;
 pub mod dump;
 pub mod record;
 pub mod train;
+pub mod widen;
 
 use botzone_games::ataxx::net::Network;
 use std::path::Path;

@@ -3,9 +3,10 @@
 //! `ataxx-net datagen --out FILE --positions N`: self-play records (see `record.rs`).
 //! `ataxx-net train --data FILE... --out NET`: a network file for `shared/src/ataxx/`.
 //! `ataxx-net dump --data FILE`: records as text (FEN, network value, search score, result).
+//! `ataxx-net widen --net NET --out WIDE`: a network of half this build's width, doubled.
 //! The commands that made the shipped network are in shared/EXPERIMENTS.md.
 
-use ataxx_net::{datagen, dump, train};
+use ataxx_net::{datagen, dump, train, widen};
 use botzone_games::engines::Without;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -98,6 +99,22 @@ enum Command {
         #[arg(long, default_value_t = usize::MAX)]
         limit: usize,
     },
+    /// Writes a network of this build's width that gives nearly the values of a network
+    /// file half as wide (each unit doubled, its output weight split unevenly, a small
+    /// noise on the copies' input weights), to be fine-tuned with `train --init`.
+    Widen {
+        #[arg(long)]
+        net: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Seeds the split of the output weights and the noise.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The largest change of a copied input weight, in 1/255 (0: the same values
+        /// exactly, but copies that train alike).
+        #[arg(long, default_value_t = 2)]
+        noise: u8,
+    },
 }
 
 /// `A,B` with A <= B.
@@ -141,6 +158,10 @@ fn main() {
             })
         }
         Command::Dump { data, net, every, limit } => dump::dump(&dump::DumpConfig { data, net, every, limit }),
+        Command::Widen { net, out, seed, noise } => std::fs::read(&net)
+            .map_err(|e| format!("{}: {e}", net.display()))
+            .and_then(|bytes| widen::widen(&bytes, seed, noise).map_err(|e| format!("{}: {e}", net.display())))
+            .and_then(|wide| std::fs::write(&out, wide.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))),
     };
     if let Err(e) = outcome {
         eprintln!("ataxx-net: {e}");

@@ -1,0 +1,130 @@
+//! A network twice as wide that computes nearly what a narrower one computes, as the
+//! start of a fine-tuning (`ataxx-net widen`, then `train --init`).
+//!
+//! A wider network trained from random weights needs far more data than we have (256
+//! hidden units on 6.6M positions matched 128: see shared/EXPERIMENTS.md). Starting it
+//! from a trained network keeps what that one knows and adds units to learn more. Each
+//! hidden unit of the narrow network becomes two units with its input weights and bias;
+//! its output weight is split between them unevenly at random, so that the sum, and with
+//! `noise` 0 every value, is unchanged. Identical copies would stay identical in
+//! training (Adam's steps hardly depend on the scale of a weight's gradient), so the
+//! second copy's input weights get a small random integer noise: the values then move by
+//! a few centi-pieces (the trainer prints the held-out loss it starts from).
+
+use botzone_games::ataxx::net::{FileRows, Network, HIDDEN};
+
+/// The width a network file must have to be widened into this build's `HIDDEN`.
+pub const NARROW: usize = HIDDEN / 2;
+
+/// The widened network of a network file with `NARROW` hidden units; the second copy of
+/// each input weight moves by up to `noise` (in 1/QA).
+pub fn widen(bytes: &[u8], seed: u64, noise: u8) -> Result<Network, String> {
+    let narrow = FileRows::read(bytes, NARROW).map_err(|e| format!("{e} (widening into {HIDDEN} hidden units)"))?;
+    let mut net = Network::zero();
+    let doubled = |narrow: &[i16], wide: &mut [i16; HIDDEN]| {
+        wide[..NARROW].copy_from_slice(narrow);
+        wide[NARROW..].copy_from_slice(narrow);
+    };
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for (row, narrow_row) in net.input_weights.iter_mut().zip(narrow.input_weights.chunks(NARROW)) {
+        doubled(narrow_row, row);
+        for w in &mut row[NARROW..] {
+            *w = w.saturating_add(rng.i16(-i16::from(noise)..=i16::from(noise)));
+        }
+    }
+    doubled(&narrow.input_bias, &mut net.input_bias);
+    for (row, narrow_row) in net.output_weights.iter_mut().zip(narrow.output_weights.chunks(NARROW)) {
+        for (h, &w) in narrow_row.iter().enumerate() {
+            let part = (f32::from(w) * (0.2 + 0.6 * rng.f32())).round() as i16;
+            row[h] = part;
+            row[h + NARROW] = w - part;
+        }
+    }
+    net.output_bias = narrow.output_bias;
+    Ok(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botzone_games::ataxx::net::{bucket, features, BUCKETS, INPUTS, QA, QB, SCALE, WINDOWS};
+    use botzone_games::ataxx::Bitboard;
+
+    /// A random narrow network: its arrays, for a reference evaluation, and its file.
+    struct Narrow {
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        w2: Vec<i16>,
+        b2: Vec<i32>,
+        bytes: Vec<u8>,
+    }
+
+    fn narrow_file(seed: u64) -> Narrow {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let w1: Vec<i16> = (0..INPUTS * NARROW).map(|_| rng.i16(-300..300)).collect();
+        let b1: Vec<i16> = (0..NARROW).map(|_| rng.i16(-100..100)).collect();
+        let w2: Vec<i16> = (0..BUCKETS * NARROW).map(|_| rng.i16(-127..127)).collect();
+        let b2: Vec<i32> = (0..BUCKETS).map(|_| rng.i32(-20000..20000)).collect();
+        let mut bytes = b"ATXNET01".to_vec();
+        for d in [INPUTS, NARROW, BUCKETS, SCALE as usize] {
+            bytes.extend((d as u32).to_le_bytes());
+        }
+        bytes.extend(w1.iter().chain(&b1).chain(&w2).flat_map(|v| v.to_le_bytes()));
+        bytes.extend(b2.iter().flat_map(|v| v.to_le_bytes()));
+        Narrow { w1, b1, w2, b2, bytes }
+    }
+
+    #[test]
+    fn the_wide_network_gives_the_narrow_ones_values_exactly_without_noise_and_nearly_with() {
+        let Narrow { w1, b1, w2, b2, bytes } = narrow_file(3);
+        let wide = widen(&bytes, 7, 0).unwrap();
+        let noisy = widen(&bytes, 7, 2).unwrap();
+        assert_ne!(noisy.input_weights, wide.input_weights);
+        let (mut moved, mut total_off, mut total_size) = (0, 0, 0);
+        let mut rng = fastrand::Rng::with_seed(9);
+        let mut split_unevenly = 0;
+        for h in 0..NARROW {
+            split_unevenly += usize::from(wide.output_weights[0][h] != wide.output_weights[0][h + NARROW]);
+        }
+        assert!(split_unevenly > NARROW / 2, "the copies must differ to drift apart in training");
+        for _ in 0..50 {
+            let (mut own, mut opp) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for sq in 0..49 {
+                match rng.u8(..3) {
+                    1 => own = own.with(sq),
+                    2 => opp = opp.with(sq),
+                    _ => {}
+                }
+            }
+            let mut f = [0; WINDOWS];
+            features(own, opp, &mut f);
+            let b = bucket(own.count() + opp.count());
+            // The narrow network's value, with the engine's integer arithmetic.
+            let sum: i32 = (0..NARROW)
+                .map(|h| {
+                    let a = b1[h] + f.iter().map(|&i| w1[i as usize * NARROW + h]).sum::<i16>();
+                    let c = i32::from(a.clamp(0, QA as i16));
+                    c * i32::from(w2[b * NARROW + h]) * c
+                })
+                .sum();
+            let narrow = (sum / QA + b2[b]) * SCALE / (QA * QB);
+            assert_eq!(wide.evaluate(own, opp), narrow);
+            let off = (noisy.evaluate(own, opp) - narrow).abs();
+            moved += usize::from(off > 0);
+            total_off += off;
+            total_size += narrow.abs();
+        }
+        assert!(moved > 0, "the noise changed nothing: the copies would train alike");
+        assert!(total_off * 20 < total_size, "noise of 2/255 moved the values by {total_off} of {total_size} in all");
+    }
+
+    #[test]
+    fn a_file_of_another_width_is_refused_with_its_shape() {
+        let bytes = narrow_file(1).bytes;
+        let mut other = bytes.clone();
+        other[12..16].copy_from_slice(&(HIDDEN as u32).to_le_bytes());
+        assert!(widen(&other, 1, 2).unwrap_err().contains("shape"));
+        assert!(widen(&bytes[..bytes.len() - 2], 1, 2).unwrap_err().contains("bytes"));
+        assert!(widen(b"nonsense", 1, 2).unwrap_err().contains("magic"));
+    }
+}
