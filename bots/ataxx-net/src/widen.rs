@@ -47,8 +47,7 @@ pub fn widen(bytes: &[u8], seed: u64, noise: u8) -> Result<Network, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use botzone_games::ataxx::net::{bucket, features, BUCKETS, INPUTS, QA, QB, SCALE, WINDOWS};
-    use botzone_games::ataxx::Bitboard;
+    use botzone_games::ataxx::net::{BUCKETS, INPUTS, QA, QB, SCALE, STATES, WINDOWS};
 
     /// A random narrow network: its arrays, for a reference evaluation, and its file.
     struct Narrow {
@@ -88,17 +87,12 @@ mod tests {
         }
         assert!(split_unevenly > NARROW / 2, "the copies must differ to drift apart in training");
         for _ in 0..50 {
-            let (mut own, mut opp) = (Bitboard::EMPTY, Bitboard::EMPTY);
-            for sq in 0..49 {
-                match rng.u8(..3) {
-                    1 => own = own.with(sq),
-                    2 => opp = opp.with(sq),
-                    _ => {}
-                }
-            }
+            // A random state in each window, a random bucket.
             let mut f = [0; WINDOWS];
-            features(own, opp, &mut f);
-            let b = bucket(own.count() + opp.count());
+            for (w, input) in f.iter_mut().enumerate() {
+                *input = (w * STATES + rng.usize(..STATES)) as u16;
+            }
+            let b = rng.usize(..BUCKETS);
             // The narrow network's value, with the engine's integer arithmetic.
             let sum: i32 = (0..NARROW)
                 .map(|h| {
@@ -108,8 +102,8 @@ mod tests {
                 })
                 .sum();
             let narrow = (sum / QA + b2[b]) * SCALE / (QA * QB);
-            assert_eq!(wide.evaluate(own, opp), narrow);
-            let off = (noisy.evaluate(own, opp) - narrow).abs();
+            assert_eq!(wide.evaluate_features(&f, b), narrow);
+            let off = (noisy.evaluate_features(&f, b) - narrow).abs();
             moved += usize::from(off > 0);
             total_off += off;
             total_size += narrow.abs();
