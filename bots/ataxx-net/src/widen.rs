@@ -49,33 +49,22 @@ mod tests {
     use super::*;
     use botzone_games::ataxx::net::{BUCKETS, INPUTS, QA, QB, SCALE, STATES, WINDOWS};
 
-    /// A random narrow network: its arrays, for a reference evaluation, and its file.
-    struct Narrow {
-        w1: Vec<i16>,
-        b1: Vec<i16>,
-        w2: Vec<i16>,
-        b2: Vec<i32>,
-        bytes: Vec<u8>,
-    }
-
-    fn narrow_file(seed: u64) -> Narrow {
+    /// A random network of `NARROW` units.
+    fn random_narrow(seed: u64) -> FileRows {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let w1: Vec<i16> = (0..INPUTS * NARROW).map(|_| rng.i16(-300..300)).collect();
-        let b1: Vec<i16> = (0..NARROW).map(|_| rng.i16(-100..100)).collect();
-        let w2: Vec<i16> = (0..BUCKETS * NARROW).map(|_| rng.i16(-127..127)).collect();
-        let b2: Vec<i32> = (0..BUCKETS).map(|_| rng.i32(-20000..20000)).collect();
-        let mut bytes = b"ATXNET01".to_vec();
-        for d in [INPUTS, NARROW, BUCKETS, SCALE as usize] {
-            bytes.extend((d as u32).to_le_bytes());
+        FileRows {
+            input_weights: (0..INPUTS * NARROW).map(|_| rng.i16(-300..300)).collect(),
+            input_bias: (0..NARROW).map(|_| rng.i16(-100..100)).collect(),
+            output_weights: (0..BUCKETS * NARROW).map(|_| rng.i16(-127..127)).collect(),
+            output_bias: std::array::from_fn(|_| rng.i32(-20000..20000)),
         }
-        bytes.extend(w1.iter().chain(&b1).chain(&w2).flat_map(|v| v.to_le_bytes()));
-        bytes.extend(b2.iter().flat_map(|v| v.to_le_bytes()));
-        Narrow { w1, b1, w2, b2, bytes }
     }
 
     #[test]
     fn the_wide_network_gives_the_narrow_ones_values_exactly_without_noise_and_nearly_with() {
-        let Narrow { w1, b1, w2, b2, bytes } = narrow_file(3);
+        let narrow_net = random_narrow(3);
+        let FileRows { input_weights: w1, input_bias: b1, output_weights: w2, output_bias: b2 } = &narrow_net;
+        let bytes = narrow_net.to_bytes();
         let wide = widen(&bytes, 7, 0).unwrap();
         let noisy = widen(&bytes, 7, 2).unwrap();
         assert_ne!(noisy.input_weights, wide.input_weights);
@@ -114,7 +103,7 @@ mod tests {
 
     #[test]
     fn a_file_of_another_width_is_refused_with_its_shape() {
-        let bytes = narrow_file(1).bytes;
+        let bytes = random_narrow(1).to_bytes();
         let mut other = bytes.clone();
         other[12..16].copy_from_slice(&(HIDDEN as u32).to_le_bytes());
         assert!(widen(&other, 1, 2).unwrap_err().contains("shape"));

@@ -177,14 +177,13 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        for d in [INPUTS, HIDDEN, BUCKETS, SCALE as usize] {
-            out.extend((d as u32).to_le_bytes());
+        FileRows {
+            input_weights: self.input_weights.concat(),
+            input_bias: self.input_bias.to_vec(),
+            output_weights: self.output_weights.concat(),
+            output_bias: self.output_bias,
         }
-        let rows = self.input_weights.iter().chain([&self.input_bias]).chain(&self.output_weights);
-        out.extend(rows.flat_map(|row| row.iter().flat_map(|v| v.to_le_bytes())));
-        out.extend(self.output_bias.iter().flat_map(|v| v.to_le_bytes()));
-        out
+        .to_bytes()
     }
 
     pub fn zero() -> Network {
@@ -239,6 +238,18 @@ impl FileRows {
             output_bias[b] = i32::from_le_bytes(chunk.try_into().unwrap());
         }
         Ok(FileRows { input_weights, input_bias, output_weights, output_bias })
+    }
+
+    /// The file of these numbers (the width is the bias's length), as `read` reads it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for d in [INPUTS, self.input_bias.len(), BUCKETS, SCALE as usize] {
+            out.extend((d as u32).to_le_bytes());
+        }
+        let numbers = self.input_weights.iter().chain(&self.input_bias).chain(&self.output_weights);
+        out.extend(numbers.flat_map(|v| v.to_le_bytes()));
+        out.extend(self.output_bias.iter().flat_map(|v| v.to_le_bytes()));
+        out
     }
 }
 
