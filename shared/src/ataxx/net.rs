@@ -265,6 +265,7 @@ const EMBEDDED: &[u8] = include_bytes!("ataxx.net");
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ataxx::board::Position;
 
     fn random_net(seed: u64) -> Network {
         let mut rng = fastrand::Rng::with_seed(seed);
@@ -389,8 +390,7 @@ mod tests {
                 "30 pieces against 5: {ahead} with the move, {behind} for the side behind"
             );
         }
-        let start_own = Bitboard::EMPTY.with(0).with(48);
-        let start_opp = Bitboard::EMPTY.with(6).with(42);
-        assert!(net.evaluate(start_own, start_opp).abs() < 400, "the start is about even");
+        let start = net.evaluate_board(Position::start().board());
+        assert!(start.abs() < 400, "the start is about even: {start}");
     }
 }
