@@ -175,3 +175,14 @@ fn perft_matches_published_counts() {
     }
     assert_eq!(checked, 5);
 }
+
+#[test]
+fn a_single_move_has_one_index_whatever_its_source() {
+    let to = (3, 3);
+    let single = |x0, y0| <Position as Game>::move_index(mv(x0, y0, to.0, to.1));
+    assert_eq!(single(2, 2), single(4, 3), "the same clone from two neighbours");
+    let jump = <Position as Game>::move_index(mv(1, 1, to.0, to.1));
+    assert_ne!(jump, single(2, 2), "a jump to the same square is another move");
+    assert_ne!(jump, <Position as Game>::move_index(mv(5, 5, to.0, to.1)), "jumps differ by source");
+    assert!(single(2, 2) < <Position as Game>::MOVE_SPACE);
+}

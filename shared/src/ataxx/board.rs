@@ -196,8 +196,12 @@ impl Board {
 impl Game for Board {
     const MOVE_SPACE: usize = 49 * 49;
 
+    /// A single move is the same move from whichever neighbour it is made (the source
+    /// only satisfies Botzone's notation), so it takes the index `to * 49 + to`, which no
+    /// jump has; a jump's is `from * 49 + to`.
     fn move_index(mv: Move) -> usize {
-        usize::from(mv.from) * 49 + usize::from(mv.to)
+        let from = if mv.is_jump() { mv.from } else { mv.to };
+        usize::from(from) * 49 + usize::from(mv.to)
     }
 
     type Move = Move;

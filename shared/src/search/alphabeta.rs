@@ -11,7 +11,7 @@
 //! before and after a move: the child's score is negated only when the side changes.
 
 use super::{Budget, Engine, Score, SearchResult};
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, Player};
 
 /// Scores at or beyond `WIN - MAX_PLY` are won games (`WIN - plies to the end`).
 pub const WIN: i32 = 1_000_000;
@@ -201,6 +201,8 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     eval: E,
     tt: Vec<Option<TtEntry<G::Move>>>,
     killers: Vec<[Option<G::Move>; 2]>,
+    /// By side to move, then move index: the same squares mean different plans for the
+    /// two sides.
     history: Vec<i32>,
     /// Logarithmic reductions by [depth][move number] (empty unless configured).
     lmr_table: Vec<[u8; LMR_TABLE]>,
@@ -231,7 +233,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             eval,
             tt: vec![None; size.max(1024)],
             killers: vec![[None; 2]; MAX_PLY as usize + 1],
-            history: vec![0; G::MOVE_SPACE],
+            history: vec![0; 2 * G::MOVE_SPACE],
             lmr_table,
             nodes: 0,
             budget: Budget::iterations(0),
@@ -281,7 +283,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             let s = if Some(mv) == tt_move {
                 i64::MAX
             } else {
-                let killer = if killers.contains(&Some(mv)) { 1 << 40 } else { 0 };
+                let index = G::move_index(mv);
+                let killer = if killers.iter().flatten().any(|&k| G::move_index(k) == index) { 1 << 40 } else { 0 };
                 self.order_key(g, mv) + killer
             };
             (s, mv)
@@ -291,7 +294,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// A move's place in the order without table move or killers: the evaluator's order
     /// first, then history.
     fn order_key(&self, g: &G, mv: G::Move) -> i64 {
-        (i64::from(self.eval.order(g, mv)) << 42) + i64::from(self.history[G::move_index(mv)])
+        (i64::from(self.eval.order(g, mv)) << 42) + i64::from(self.history[Self::history_slot(g.to_move(), mv)])
+    }
+
+    fn history_slot(side: Player, mv: G::Move) -> usize {
+        side.index() * G::MOVE_SPACE + G::move_index(mv)
     }
 
     /// A late move's value by principal variation search: a null window at `depth`
@@ -435,7 +442,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1 + extension, alpha, beta, ply + 1)
             } else {
-                let reduction = if full_width || Some(mv) == tt_move { 0 } else { self.reduction(depth, i, is_pv, mv) };
+                let reduction = if full_width || Some(mv) == tt_move {
+                    0
+                } else {
+                    self.reduction(depth, i, is_pv, g.to_move(), mv)
+                };
                 self.late_move_score(g, &child, depth - 1, reduction, alpha, beta, ply + 1)
             };
             if self.aborted {
@@ -453,7 +464,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                     k[1] = k[0];
                     k[0] = Some(mv);
                 }
-                self.reward_history(depth, mv, &scored[..i]);
+                self.reward_history(depth, g.to_move(), mv, &scored[..i]);
                 break;
             }
         }
@@ -477,7 +488,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     }
 
     /// How many plies shallower the `i`-th move (from 0) of a node is first searched.
-    fn reduction(&self, depth: i32, i: usize, is_pv: bool, mv: G::Move) -> i32 {
+    fn reduction(&self, depth: i32, i: usize, is_pv: bool, side: Player, mv: G::Move) -> i32 {
         match self.config.reductions {
             Reductions::Off => 0,
             Reductions::Logarithmic { .. } if depth < 3 || i < 2 => 0,
@@ -485,27 +496,31 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 let table = self.lmr_table[(depth as usize).min(LMR_TABLE - 1)][(i + 1).min(LMR_TABLE - 1)];
                 // Only the bounded history (with malus) has a known scale; the unbounded
                 // depth^2 sums would switch reductions off for any move often good.
-                let history =
-                    if self.config.history_malus { self.history[G::move_index(mv)] / (HISTORY_MAX * 3 / 4) } else { 0 };
+                let history = if self.config.history_malus {
+                    self.history[Self::history_slot(side, mv)] / (HISTORY_MAX * 3 / 4)
+                } else {
+                    0
+                };
                 (i32::from(table) - i32::from(is_pv) - history).clamp(0, depth - 2)
             }
         }
     }
 
-    /// History after a cut-off by `mv` at `depth`, `tried` the moves searched before it.
-    fn reward_history(&mut self, depth: i32, mv: G::Move, tried: &[(i64, G::Move)]) {
+    /// History after a cut-off by `side`'s `mv` at `depth`, `tried` the moves searched
+    /// before it.
+    fn reward_history(&mut self, depth: i32, side: Player, mv: G::Move, tried: &[(i64, G::Move)]) {
         if !self.config.history_malus {
-            let h = &mut self.history[G::move_index(mv)];
+            let h = &mut self.history[Self::history_slot(side, mv)];
             *h = (*h + depth * depth).min(1 << 30);
             return;
         }
         // Bounded in (-HISTORY_MAX, HISTORY_MAX): each update moves the score part of the
         // way towards the bound, so old results fade as new ones come.
         let bonus = (300 * depth).min(1500);
-        let h = &mut self.history[G::move_index(mv)];
+        let h = &mut self.history[Self::history_slot(side, mv)];
         *h += bonus - bonus * *h / HISTORY_MAX;
         for &(_, other) in tried {
-            let h = &mut self.history[G::move_index(other)];
+            let h = &mut self.history[Self::history_slot(side, other)];
             *h -= bonus + bonus * *h / HISTORY_MAX;
         }
     }
@@ -522,7 +537,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1, alpha, beta, 1)
             } else {
-                let reduction = if full_width { 0 } else { self.reduction(depth, i, true, mv) };
+                let reduction = if full_width { 0 } else { self.reduction(depth, i, true, g.to_move(), mv) };
                 self.late_move_score(g, &child, depth - 1, reduction, alpha, beta, 1)
             };
             if self.aborted {
@@ -715,18 +730,18 @@ mod tests {
             AlphaBetaConfig { reductions: Reductions::Logarithmic { base: 0.8, scale: 0.4 }, ..AlphaBetaConfig::EXACT };
         let ab = AlphaBeta::new(config, Flat);
         let mv = Move { from: 0, to: 1 };
-        assert_eq!(ab.reduction(2, 40, false, mv), 0, "none below depth 3");
-        assert_eq!(ab.reduction(10, 1, false, mv), 0, "none for the first two moves");
+        assert_eq!(ab.reduction(2, 40, false, Player::First, mv), 0, "none below depth 3");
+        assert_eq!(ab.reduction(10, 1, false, Player::First, mv), 0, "none for the first two moves");
         for depth in 3..40 {
             for i in 2..100 {
-                let r = ab.reduction(depth, i, false, mv);
+                let r = ab.reduction(depth, i, false, Player::First, mv);
                 assert!((0..=depth - 2).contains(&r), "depth {depth} move {i}: {r}");
-                assert!(r >= ab.reduction(depth, i - 1, false, mv), "more for later moves");
-                assert!(r >= ab.reduction(depth - 1, i, false, mv), "more for deeper nodes");
-                assert!(ab.reduction(depth, i, true, mv) <= r, "less at PV nodes");
+                assert!(r >= ab.reduction(depth, i - 1, false, Player::First, mv), "more for later moves");
+                assert!(r >= ab.reduction(depth - 1, i, false, Player::First, mv), "more for deeper nodes");
+                assert!(ab.reduction(depth, i, true, Player::First, mv) <= r, "less at PV nodes");
             }
         }
-        assert!(ab.reduction(20, 40, false, mv) >= 3, "late moves of deep nodes lose several plies");
+        assert!(ab.reduction(20, 40, false, Player::First, mv) >= 3, "late moves of deep nodes lose several plies");
     }
 
     #[test]
@@ -736,16 +751,18 @@ mod tests {
         for history_malus in [false, true] {
             let config = AlphaBetaConfig { reductions: log, history_malus, ..AlphaBetaConfig::EXACT };
             let mut ab = AlphaBeta::new(config, Flat);
-            let before = ab.reduction(20, 40, false, mv);
+            let before = ab.reduction(20, 40, false, Player::First, mv);
             for _ in 0..200 {
-                ab.reward_history(20, mv, &[]);
+                ab.reward_history(20, Player::First, mv, &[]);
             }
-            let after = ab.reduction(20, 40, false, mv);
+            let after = ab.reduction(20, 40, false, Player::First, mv);
             if history_malus {
                 assert!(after < before, "a move with good bounded history is reduced less: {before} -> {after}");
             } else {
                 assert_eq!(after, before, "the unbounded depth^2 history has no scale to read reductions from");
             }
+            let other_side = ab.reduction(20, 40, false, Player::Second, mv);
+            assert_eq!(other_side, before, "one side's history says nothing about the other's moves");
         }
     }
 }
