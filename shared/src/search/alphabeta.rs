@@ -277,14 +277,15 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         scored: &mut Vec<(i64, G::Move)>,
     ) {
         g.legal_moves(moves);
-        let killers = self.killers[ply.min(MAX_PLY) as usize];
+        // Killers match by move index (a move made another way is the same move), taken
+        // once per node rather than once per move.
+        let killers = self.killers[ply.min(MAX_PLY) as usize].map(|k| k.map(G::move_index));
         scored.clear();
         scored.extend(moves.iter().map(|&mv| {
             let s = if Some(mv) == tt_move {
                 i64::MAX
             } else {
-                let index = G::move_index(mv);
-                let killer = if killers.iter().flatten().any(|&k| G::move_index(k) == index) { 1 << 40 } else { 0 };
+                let killer = if killers.contains(&Some(G::move_index(mv))) { 1 << 40 } else { 0 };
                 self.order_key(g, mv) + killer
             };
             (s, mv)
