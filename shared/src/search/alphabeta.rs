@@ -460,8 +460,10 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 best_move = Some(mv);
             }
             if alpha >= beta {
+                // By index, as killers are matched: a clone stored again from another
+                // source is the same move and must not take the second slot too.
                 let k = &mut self.killers[ply.min(MAX_PLY) as usize];
-                if k[0] != Some(mv) {
+                if k[0].map(G::move_index) != Some(G::move_index(mv)) {
                     k[1] = k[0];
                     k[0] = Some(mv);
                 }
