@@ -374,3 +374,24 @@ fn ataxx_alphabeta_reads_win_distances_from_the_table_correctly() {
     let b = Board::new(first, second, Player::First, 100);
     assert!(check_claimed_win(&b, AtaxxEval::default()), "no win claimed\n{b}");
 }
+
+/// The `ab` evaluator's move order: clones first, then the pieces turned, so that a clone
+/// turning nothing ranks with a jump turning two and above a jump turning one.
+#[test]
+fn ataxx_search_orders_clones_before_jumps_that_turn_fewer_than_two() {
+    let sq = ataxx::Bitboard::square;
+    // First in a corner, Second two files away: clones turn nothing, jumps turn 0, 1 or 2.
+    let first = ataxx::Bitboard::EMPTY.with(sq(0, 0));
+    let second = ataxx::Bitboard::EMPTY.with(sq(3, 0)).with(sq(3, 1));
+    let b = Board::new(first, second, Player::First, 10);
+    let mut moves = Vec::new();
+    b.legal_moves(&mut moves);
+    let eval = AtaxxEval::default();
+    let rank = |flips: u32, jump: bool| {
+        let mv = *moves.iter().find(|&&m| b.flips(m) == flips && m.is_jump() == jump).expect("such a move");
+        eval.order(&b, mv)
+    };
+    assert!(rank(0, false) > rank(1, true), "a clone must come before a jump turning one");
+    assert_eq!(rank(0, false), rank(2, true), "a clone ranks with a jump turning two");
+    assert!(rank(0, false) > rank(0, true));
+}

@@ -82,7 +82,8 @@ fn best_gain(own: Bitboard, opp: Bitboard, empty: Bitboard) -> i32 {
     best
 }
 
-/// Move ordering: flips first, clones before jumps.
+/// Seed 003's greedy order (its playouts): most pieces gained, then clones before jumps.
+/// The alpha-beta's order is the evaluator's own (engines::ataxx).
 pub fn move_order(b: &Board, mv: Move) -> i32 {
     2 * b.flips(mv) as i32 + i32::from(!mv.is_jump())
 }
