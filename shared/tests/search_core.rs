@@ -380,7 +380,7 @@ fn ataxx_alphabeta_reads_win_distances_from_the_table_correctly() {
 #[test]
 fn ataxx_search_orders_clones_before_jumps_that_turn_fewer_than_two() {
     let sq = ataxx::Bitboard::square;
-    // First in a corner, Second two files away: clones turn nothing, jumps turn 0, 1 or 2.
+    // First in a corner, Second on the fourth file: clones turn nothing, jumps 0, 1 or 2.
     let first = ataxx::Bitboard::EMPTY.with(sq(0, 0));
     let second = ataxx::Bitboard::EMPTY.with(sq(3, 0)).with(sq(3, 1));
     let b = Board::new(first, second, Player::First, 10);
