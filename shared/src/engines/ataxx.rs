@@ -138,6 +138,7 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
         iir_depth: Some(3).filter(|_| on("iir")),
         history_malus: on("history-malus"),
         singular: Some(Singular { min_depth: 6, depth_margin: 3 }).filter(|_| on("singular")),
+        pv_table_cutoffs: on("pv-table-cutoffs"),
         ..AlphaBetaConfig::EXACT
     }
 }
@@ -163,8 +164,8 @@ pub fn registry() -> Registry<Position> {
         EngineSpec {
             name: "ab",
             about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers, history with malus, RFP, FP, \
-                    log LMR, LMP, IIR, singular extensions; eval: a learned network (2x2 windows, 128 hidden, \
-                    4 phase buckets)",
+                    log LMR, LMP, IIR, singular extensions, table cut-offs at PV nodes; eval: a learned network \
+                    (2x2 windows, 128 hidden, 4 phase buckets)",
             features: &[
                 ("lmr", "late-move reductions (logarithmic in depth and move number, less for good history)"),
                 ("rfp", "reverse futility pruning (50 centi-pieces per ply, to 6 plies)"),
@@ -173,6 +174,7 @@ pub fn registry() -> Registry<Position> {
                 ("iir", "internal iterative reduction (a ply less without a table move, from depth 3)"),
                 ("history-malus", "history with a malus for the moves tried before a cut-off (off: depth^2 bonus)"),
                 ("singular", "singular extensions from depth 6, with multi-cut and negative extensions"),
+                ("pv-table-cutoffs", "table cut-offs at PV nodes too (off: only at null-window nodes)"),
                 (
                     "endgame-pruning",
                     "forward pruning also in the endgame (off: full-width search from 8 empty squares)",

@@ -86,6 +86,9 @@ pub struct AlphaBetaConfig {
     pub history_malus: bool,
     /// Singular extensions, with multi-cut and negative extensions (None: off).
     pub singular: Option<Singular>,
+    /// Whether a table entry deep enough may end a PV node too, as it ends the others
+    /// (false: PV nodes always search, so that the principal variation is searched out).
+    pub pv_table_cutoffs: bool,
     pub max_depth: i32,
 }
 
@@ -173,6 +176,7 @@ impl AlphaBetaConfig {
         iir_depth: None,
         history_malus: false,
         singular: None,
+        pv_table_cutoffs: false,
         max_depth: 64,
     };
 }
@@ -355,7 +359,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let tt_move = tt_entry.and_then(|e| e.best);
         if let Some(e) = tt_entry.filter(|_| excluded.is_none()) {
             let score = farther_from_end(e.score, ply);
-            if !is_pv && i32::from(e.depth) >= depth {
+            if (!is_pv || self.config.pv_table_cutoffs) && i32::from(e.depth) >= depth {
                 match e.bound {
                     Bound::Exact => return score,
                     Bound::Lower if score >= beta => return score,
@@ -725,6 +729,30 @@ mod tests {
         assert!(best.is_some(), "a node with an exact score keeps its best move");
         assert!(ab.negamax(&g, 3, bar, bar + 1, 0, None) <= bar);
         assert_eq!(stored_move(&ab), best, "failing low later keeps the move found before");
+    }
+
+    #[test]
+    fn a_deep_enough_table_entry_ends_a_pv_node_only_where_configured() {
+        use crate::ataxx::eval::MATERIAL_ONLY;
+        use crate::engines::ataxx::{AtaxxEval, Evaluation};
+        let g = *crate::ataxx::Position::start().board();
+        // A stored exact score no search of the start position could return.
+        let stored = 12_345;
+        for pv_table_cutoffs in [false, true] {
+            let config = AlphaBetaConfig { pv_table_cutoffs, ..AlphaBetaConfig::EXACT };
+            let mut ab = AlphaBeta::new(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)));
+            ab.budget = Budget::until(crate::search::Deadline::never());
+            let key = ab.eval.hash(&g);
+            let slot = ab.tt_index(key);
+            ab.tt[slot] = Some(TtEntry { key, depth: 5, score: stored, bound: Bound::Exact, best: None });
+            let score = ab.negamax(&g, 3, -INF, INF, 1, None);
+            if pv_table_cutoffs {
+                assert_eq!((score, ab.nodes()), (stored, 1), "the entry ends the PV node at once");
+            } else {
+                assert_ne!(score, stored, "without the option a PV node searches its moves");
+                assert!(ab.nodes() > 1);
+            }
+        }
     }
 
     #[test]
