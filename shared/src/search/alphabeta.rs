@@ -2,10 +2,10 @@
 //! iterative deepening, aspiration windows, a transposition table, move ordering (TT
 //! move, a game's own tactical order, killers, history), and, as configured, reverse
 //! futility pruning, futility pruning, late-move reductions (at the root too) and
-//! pruning, internal iterative reduction and singular extensions, all under the
-//! deadline ([`AlphaBetaConfig::EXACT`] has none of them). Where the evaluator says the
-//! game is in its endgame, the search is full-width (no forward pruning), so that what it
-//! proves within its depth is exact.
+//! pruning, internal iterative reduction, singular extensions and table cut-offs at PV
+//! nodes, all under the deadline ([`AlphaBetaConfig::EXACT`] has none of them). Where the
+//! evaluator says the game is in its endgame, the search is full-width (no forward
+//! pruning), so that what it proves within its depth is exact.
 //!
 //! Games where a move can keep the turn (Dots) are handled by comparing the side to move
 //! before and after a move: the child's score is negated only when the side changes.
