@@ -691,7 +691,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ataxx::eval::MATERIAL_ONLY;
     use crate::ataxx::{Board, Move};
+    use crate::engines::ataxx::{AtaxxEval, Evaluation};
 
     struct Flat;
     impl Evaluator<Board> for Flat {
@@ -703,17 +705,18 @@ mod tests {
         }
     }
 
+    /// An Ataxx search on material, with a real hash (so that positions get their own
+    /// table slots) and no time limit, for calling `negamax` directly.
+    fn material_search(config: AlphaBetaConfig) -> AlphaBeta<Board, AtaxxEval> {
+        let mut ab = AlphaBeta::new(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)));
+        ab.budget = Budget::until(crate::search::Deadline::never());
+        ab
+    }
+
     #[test]
     fn a_node_that_fails_low_stores_no_best_move_of_its_own() {
-        use crate::ataxx::eval::MATERIAL_ONLY;
-        use crate::engines::ataxx::{AtaxxEval, Evaluation};
         let g = *crate::ataxx::Position::start().board();
-        let fresh = || {
-            // Material with a real hash, so that positions get their own table slots.
-            let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)));
-            ab.budget = Budget::until(crate::search::Deadline::never());
-            ab
-        };
+        let fresh = || material_search(AlphaBetaConfig::EXACT);
         let key = fresh().eval.hash(&g);
         let stored_move =
             |ab: &AlphaBeta<Board, AtaxxEval>| ab.tt[ab.tt_index(key)].filter(|e| e.key == key).unwrap().best;
@@ -733,15 +736,11 @@ mod tests {
 
     #[test]
     fn a_deep_enough_table_entry_ends_a_pv_node_only_where_configured() {
-        use crate::ataxx::eval::MATERIAL_ONLY;
-        use crate::engines::ataxx::{AtaxxEval, Evaluation};
         let g = *crate::ataxx::Position::start().board();
         // A stored exact score no search of the start position could return.
         let stored = 12_345;
         for pv_table_cutoffs in [false, true] {
-            let config = AlphaBetaConfig { pv_table_cutoffs, ..AlphaBetaConfig::EXACT };
-            let mut ab = AlphaBeta::new(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)));
-            ab.budget = Budget::until(crate::search::Deadline::never());
+            let mut ab = material_search(AlphaBetaConfig { pv_table_cutoffs, ..AlphaBetaConfig::EXACT });
             let key = ab.eval.hash(&g);
             let slot = ab.tt_index(key);
             ab.tt[slot] = Some(TtEntry { key, depth: 5, score: stored, bound: Bound::Exact, best: None });
