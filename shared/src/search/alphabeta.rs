@@ -403,7 +403,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             if Some(mv) == excluded {
                 continue;
             }
-            if i >= prune_after && Some(mv) != tt_move && self.eval.prunable(g, mv) {
+            // Only once a searched move does not lose: if all moves searched so far lose,
+            // a pruned one may be the defence, and skipping it would prove a false win.
+            if i >= prune_after && best > -WIN / 2 && Some(mv) != tt_move && self.eval.prunable(g, mv) {
                 continue;
             }
             // Futility needs a searched move that does not lose (none of the rest is tried).
@@ -752,6 +754,69 @@ mod tests {
                 assert!(ab.nodes() > 1);
             }
         }
+    }
+
+    /// A node where the side to move (Second) has two moves that lose at once, searched
+    /// first, and a prunable one that draws.
+    #[derive(Clone)]
+    struct LastDefence(u8);
+
+    impl Game for LastDefence {
+        type Move = u8;
+        const MOVE_SPACE: usize = 4;
+        fn to_move(&self) -> Player {
+            if self.0 == 0 {
+                Player::Second
+            } else {
+                Player::First
+            }
+        }
+        fn legal_moves(&self, moves: &mut Vec<u8>) {
+            moves.clear();
+            if self.0 == 0 {
+                moves.extend([3, 1, 2]);
+            }
+        }
+        fn play(&mut self, mv: u8) {
+            self.0 = mv;
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            match self.0 {
+                0 => None,
+                3 => Some(Outcome::Draw),
+                _ => Some(Outcome::Win(Player::First)),
+            }
+        }
+        fn move_index(mv: u8) -> usize {
+            mv as usize
+        }
+    }
+
+    struct DefenceLast;
+    impl Evaluator<LastDefence> for DefenceLast {
+        fn evaluate(&self, _: &LastDefence) -> i32 {
+            0
+        }
+        fn hash(&self, g: &LastDefence) -> u64 {
+            u64::from(g.0) + 1
+        }
+        fn order(&self, _: &LastDefence, mv: u8) -> i32 {
+            i32::from(mv != 3)
+        }
+        fn prunable(&self, _: &LastDefence, mv: u8) -> bool {
+            mv == 3
+        }
+    }
+
+    #[test]
+    fn late_move_pruning_skips_no_move_while_every_move_searched_loses() {
+        let lmp = LateMovePruning { max_depth: i32::MAX, min_moves: 2, per_ply: 0 };
+        let config = AlphaBetaConfig { late_move_pruning: Some(lmp), ..AlphaBetaConfig::EXACT };
+        let mut ab = AlphaBeta::new(config, DefenceLast);
+        ab.budget = Budget::until(crate::search::Deadline::never());
+        // A null window (a non-PV node, where late-move pruning applies) around a draw.
+        let score = ab.negamax(&LastDefence(0), 3, -1, 0, 0, None);
+        assert_eq!(score, 0, "the third move, prunable, is the draw that saves the game");
     }
 
     #[test]
