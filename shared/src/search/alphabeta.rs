@@ -140,7 +140,7 @@ pub struct Futility {
 
 /// Late-move pruning: at non-PV nodes within `max_depth` plies of the leaves, the moves
 /// the evaluator calls prunable are skipped once `min_moves + per_ply * depth` moves have
-/// been searched.
+/// been searched and one of them does not lose.
 #[derive(Debug, Clone, Copy)]
 pub struct LateMovePruning {
     pub max_depth: i32,
