@@ -792,8 +792,8 @@ mod tests {
         }
     }
 
-    struct DefenceLast;
-    impl Evaluator<LastDefence> for DefenceLast {
+    struct DefencePrunable;
+    impl Evaluator<LastDefence> for DefencePrunable {
         fn evaluate(&self, _: &LastDefence) -> i32 {
             0
         }
@@ -812,7 +812,7 @@ mod tests {
     fn late_move_pruning_skips_no_move_while_every_move_searched_loses() {
         let lmp = LateMovePruning { max_depth: i32::MAX, min_moves: 2, per_ply: 0 };
         let config = AlphaBetaConfig { late_move_pruning: Some(lmp), ..AlphaBetaConfig::EXACT };
-        let mut ab = AlphaBeta::new(config, DefenceLast);
+        let mut ab = AlphaBeta::new(config, DefencePrunable);
         ab.budget = Budget::until(crate::search::Deadline::never());
         // A null window (a non-PV node, where late-move pruning applies) around a draw.
         let score = ab.negamax(&LastDefence(0), 3, -1, 0, 0, None);
