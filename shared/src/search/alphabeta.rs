@@ -403,13 +403,14 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             if Some(mv) == excluded {
                 continue;
             }
-            // Only once a searched move does not lose: if all moves searched so far lose,
-            // a pruned one may be the defence, and skipping it would prove a false win.
-            if i >= prune_after && best > -WIN / 2 && Some(mv) != tt_move && self.eval.prunable(g, mv) {
+            // Late-move and futility pruning wait for a searched move that does not lose:
+            // while every move so far loses, a skipped one may be the only defence, and
+            // skipping it would prove a false win.
+            let defended = best > -WIN / 2;
+            if defended && i >= prune_after && Some(mv) != tt_move && self.eval.prunable(g, mv) {
                 continue;
             }
-            // Futility needs a searched move that does not lose (none of the rest is tried).
-            if let Some(f) = futility.filter(|f| i >= f.min_moves && best > -WIN / 2) {
+            if let Some(f) = futility.filter(|f| defended && i >= f.min_moves) {
                 let value = *stand.get_or_insert_with(|| self.eval.evaluate(g));
                 if value + f.base + f.per_ply * depth <= alpha {
                     break;
