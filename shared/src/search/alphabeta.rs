@@ -708,12 +708,17 @@ mod tests {
         }
     }
 
-    /// An Ataxx search on material, with a real hash (so that positions get their own
-    /// table slots) and no time limit, for calling `negamax` directly.
-    fn material_search(config: AlphaBetaConfig) -> AlphaBeta<Board, AtaxxEval> {
-        let mut ab = AlphaBeta::new(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)));
+    /// A search with no time limit, for calling `negamax` directly.
+    fn unlimited<G: Game, E: Evaluator<G>>(config: AlphaBetaConfig, eval: E) -> AlphaBeta<G, E> {
+        let mut ab = AlphaBeta::new(config, eval);
         ab.budget = Budget::until(crate::search::Deadline::never());
         ab
+    }
+
+    /// An Ataxx search on material, with a real hash (so that positions get their own
+    /// table slots) and no time limit.
+    fn material_search(config: AlphaBetaConfig) -> AlphaBeta<Board, AtaxxEval> {
+        unlimited(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)))
     }
 
     #[test]
@@ -813,8 +818,7 @@ mod tests {
     fn late_move_pruning_skips_no_move_while_every_move_searched_loses() {
         let lmp = LateMovePruning { max_depth: i32::MAX, min_moves: 2, per_ply: 0 };
         let config = AlphaBetaConfig { late_move_pruning: Some(lmp), ..AlphaBetaConfig::EXACT };
-        let mut ab = AlphaBeta::new(config, DefencePrunable);
-        ab.budget = Budget::until(crate::search::Deadline::never());
+        let mut ab = unlimited(config, DefencePrunable);
         // A null window (a non-PV node, where late-move pruning applies) around a draw.
         let score = ab.negamax(&LastDefence(0), 3, -1, 0, 0, None);
         assert_eq!(score, 0, "the third move, prunable, is the draw that saves the game");
