@@ -21,6 +21,10 @@ const INF: i32 = WIN + 1;
 const HISTORY_MAX: i32 = 16384;
 /// Depths and move numbers in the logarithmic reduction table.
 const LMR_TABLE: usize = 64;
+/// Table entries per millisecond of a timed search: above the ~1,500 nodes a
+/// millisecond Ataxx searches, since most nodes store.
+const TT_ENTRIES_PER_MS: u64 = 2048;
+const MIN_TT_ENTRIES: usize = 1024;
 
 /// What alpha-beta needs to know about a game beyond its rules.
 pub trait Evaluator<G: Game>: Send {
@@ -219,8 +223,6 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     pub fn new(config: AlphaBetaConfig, eval: E) -> Self {
-        let entry = std::mem::size_of::<Option<TtEntry<G::Move>>>().max(1);
-        let size = (config.tt_bytes / entry).next_power_of_two() / 2;
         let lmr_table = match config.reductions {
             Reductions::Logarithmic { base, scale } => (0..LMR_TABLE)
                 .map(|depth| {
@@ -235,7 +237,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         AlphaBeta {
             config,
             eval,
-            tt: vec![None; size.max(1024)],
+            tt: Vec::new(),
             killers: vec![[None; 2]; MAX_PLY as usize + 1],
             history: vec![0; 2 * G::MOVE_SPACE],
             lmr_table,
@@ -248,6 +250,30 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Takes `budget` for the coming search and makes the transposition table big enough
+    /// for it. The table is allocated here rather than in `new` because writing all of
+    /// `tt_bytes` costs a fresh process ~15 ms of page faults, most of a 100 ms move,
+    /// while such a move stores only ~100k positions. It grows (empty) when a later
+    /// budget needs more and never shrinks, so a kept process keeps what it learnt.
+    fn prepare(&mut self, budget: &Budget) {
+        self.budget = *budget;
+        let entry = std::mem::size_of::<Option<TtEntry<G::Move>>>().max(1);
+        // As many entries as `tt_bytes` holds, less half a power of two: the cap the
+        // table always had.
+        let most = ((self.config.tt_bytes / entry).next_power_of_two() / 2).max(MIN_TT_ENTRIES);
+        let wanted = match (budget.max_iterations, budget.deadline.remaining()) {
+            (Some(nodes), _) => nodes,
+            (None, Some(left)) => left.as_millis() as u64 * TT_ENTRIES_PER_MS,
+            (None, None) => u64::MAX,
+        };
+        let wanted = wanted.min(most as u64).max(MIN_TT_ENTRIES as u64);
+        // A power of two, rounded down, so that a slot is the key's low bits.
+        let size = 1usize << wanted.ilog2();
+        if self.tt.len() < size {
+            self.tt = vec![None; size];
+        }
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -628,7 +654,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// Iterative deepening over `root_moves`: returns (score, best move, deepest
     /// completed depth).
     pub fn iterate(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> (i32, G::Move, i32) {
-        self.budget = *budget;
+        self.prepare(budget);
         self.nodes = 0;
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -711,7 +737,7 @@ mod tests {
     /// A search with no time limit, for calling `negamax` directly.
     fn unlimited<G: Game, E: Evaluator<G>>(config: AlphaBetaConfig, eval: E) -> AlphaBeta<G, E> {
         let mut ab = AlphaBeta::new(config, eval);
-        ab.budget = Budget::until(crate::search::Deadline::never());
+        ab.prepare(&Budget::until(crate::search::Deadline::never()));
         ab
     }
 
@@ -719,6 +745,24 @@ mod tests {
     /// table slots) and no time limit.
     fn material_search(config: AlphaBetaConfig) -> AlphaBeta<Board, AtaxxEval> {
         unlimited(config, AtaxxEval::new(Evaluation::Terms(MATERIAL_ONLY)))
+    }
+
+    #[test]
+    fn the_table_is_sized_to_the_budget_at_the_first_search_and_never_shrinks() {
+        let ab = material_search(AlphaBetaConfig::EXACT);
+        let full = ab.tt.len();
+        assert!(full.is_power_of_two() && full * std::mem::size_of::<Option<TtEntry<Move>>>() <= 32 << 20);
+
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Flat);
+        assert!(ab.tt.is_empty(), "a new search allocates nothing yet");
+        ab.prepare(&Budget::iterations(5_000));
+        assert_eq!(ab.tt.len(), 4096, "a node cap's entries, rounded down to a power of two");
+        let deadline = crate::search::Deadline::new(std::time::Instant::now(), std::time::Duration::from_millis(50));
+        ab.prepare(&Budget::until(deadline));
+        let timed = ab.tt.len();
+        assert!(timed > 4096 && timed < full, "50 ms takes more than 5,000 nodes and less than the cap: {timed}");
+        ab.prepare(&Budget::iterations(10));
+        assert_eq!(ab.tt.len(), timed, "a smaller budget keeps the table");
     }
 
     #[test]
