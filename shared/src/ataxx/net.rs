@@ -38,42 +38,39 @@ pub fn bucket(occupied: u32) -> usize {
     (occupied as usize * BUCKETS / 50).min(BUCKETS - 1)
 }
 
-/// Ternary value of a 4-bit cell mask (bit i counts 3^i).
-const fn ternary(nibble: usize) -> u16 {
-    let mut value = 0;
-    let mut i = 0;
-    let mut power = 1;
-    while i < 4 {
-        if nibble >> i & 1 != 0 {
-            value += power;
+/// A 7-bit board row spread into bytes: byte x is bit x (0 or 1).
+const SPREAD: [u64; 128] = {
+    let mut t = [0; 128];
+    let mut row = 0;
+    while row < 128 {
+        let mut x = 0;
+        while x < 7 {
+            t[row] |= ((row as u64 >> x) & 1) << (8 * x);
+            x += 1;
         }
-        power *= 3;
-        i += 1;
-    }
-    value
-}
-
-const TERNARY: [u16; 16] = {
-    let mut t = [0; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n] = ternary(n);
-        n += 1;
+        row += 1;
     }
     t
 };
 
 /// The active input of each window for `own` (the side to move's) and `opp` pieces.
-/// A window's cells are (x,y), (x+1,y), (x,y+1), (x+1,y+1): bits 0, 1, 2, 3.
+/// A window's cells are (x,y), (x+1,y), (x,y+1), (x+1,y+1), worth 1, 3, 9 and 27 times
+/// the cell's value (0 empty, 1 own, 2 opponent's): its state is their sum (0..81).
+///
+/// The search evaluates at nearly every node, so the 36 windows are read a row pair at
+/// a time: each row's cell values held one per byte of a u64, the four cells of the
+/// six windows summed bytewise (at most 80, so no byte carries into the next).
 pub fn features(own: Bitboard, opp: Bitboard, out: &mut [u16; WINDOWS]) {
-    let nibble = |b: u64, at: usize| ((b >> at) & 3 | ((b >> (at + 7)) & 3) << 2) as usize;
+    let cells = |y: usize| SPREAD[(own.0 >> (7 * y)) as usize & 127] + 2 * SPREAD[(opp.0 >> (7 * y)) as usize & 127];
+    let mut upper = cells(0);
     for y in 0..6 {
+        let lower = cells(y + 1);
+        let states = upper + 3 * (upper >> 8) + 9 * lower + 27 * (lower >> 8);
         for x in 0..6 {
             let w = 6 * y + x;
-            let at = 7 * y + x;
-            let state = TERNARY[nibble(own.0, at)] + 2 * TERNARY[nibble(opp.0, at)];
-            out[w] = (w * STATES) as u16 + state;
+            out[w] = (w * STATES) as u16 + ((states >> (8 * x)) & 0xff) as u16;
         }
+        upper = lower;
     }
 }
 
@@ -288,6 +285,27 @@ mod tests {
         assert_eq!(f[1], (STATES + 1 + 9) as u16, "window (1,0): own pieces in its left cells (bits 0 and 2)");
         for (w, &i) in f.iter().enumerate() {
             assert!((w * STATES..(w + 1) * STATES).contains(&(i as usize)));
+        }
+    }
+
+    #[test]
+    fn features_match_the_windows_cell_by_cell() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..2000 {
+            let own = rng.u64(..) & ((1 << 49) - 1);
+            let opp = rng.u64(..) & ((1 << 49) - 1) & !own;
+            let mut f = [0; WINDOWS];
+            features(Bitboard(own), Bitboard(opp), &mut f);
+            let value = |x: usize, y: usize| {
+                let bit = 1 << (7 * y + x);
+                u16::from(own & bit != 0) + 2 * u16::from(opp & bit != 0)
+            };
+            for y in 0..6 {
+                for x in 0..6 {
+                    let state = value(x, y) + 3 * value(x + 1, y) + 9 * value(x, y + 1) + 27 * value(x + 1, y + 1);
+                    assert_eq!(f[6 * y + x], (6 * y + x) as u16 * STATES as u16 + state);
+                }
+            }
         }
     }
 

@@ -25,6 +25,8 @@ const LMR_TABLE: usize = 64;
 /// millisecond Ataxx searches, since most nodes store.
 const TT_ENTRIES_PER_MS: u64 = 2048;
 const MIN_TT_ENTRIES: usize = 1024;
+/// Moves of a node picked one by one before the rest is sorted (`next_best`).
+const PICKS_BEFORE_SORT: usize = 3;
 
 /// What alpha-beta needs to know about a game beyond its rules.
 pub trait Evaluator<G: Game>: Send {
@@ -425,7 +427,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let futility =
             self.config.futility.filter(|f| !is_pv && !full_width && depth <= f.max_depth && alpha.abs() < WIN / 2);
         for i in 0..scored.len() {
-            let mv = pick_best(&mut scored, i);
+            let mv = next_best(&mut scored, i);
             if Some(mv) == excluded {
                 continue;
             }
@@ -613,6 +615,22 @@ pub fn score_of(score: i32) -> Score {
         Score::LossIn((WIN + score) as u32)
     } else {
         Score::Centi(score)
+    }
+}
+
+/// The `i`-th move of a node in the order of its keys, for `i` counting up from 0. Most
+/// nodes cut off after a move or two, so the first few are picked one at a time; a node
+/// that gets further (with 30-80 moves in an Ataxx middle game) has the rest sorted at
+/// once, since picking each of them cost a pass over all (a sixth of the search's time).
+/// The order is the same either way: the sort is stable, as `pick_best` is.
+fn next_best<M: Copy>(scored: &mut [(i64, M)], i: usize) -> M {
+    match i.cmp(&PICKS_BEFORE_SORT) {
+        std::cmp::Ordering::Less => pick_best(scored, i),
+        std::cmp::Ordering::Equal => {
+            scored[i..].sort_by_key(|m| std::cmp::Reverse(m.0));
+            scored[i].1
+        }
+        std::cmp::Ordering::Greater => scored[i].1,
     }
 }
 
