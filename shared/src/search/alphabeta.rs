@@ -766,6 +766,20 @@ mod tests {
     }
 
     #[test]
+    fn moves_come_in_the_same_order_picked_or_sorted() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..500 {
+            // Few distinct keys, so that ties (kept in their order) are common.
+            let n = rng.usize(1..60);
+            let keys: Vec<(i64, usize)> = (0..n).map(|m| (rng.i64(0..6), m)).collect();
+            let (mut picked, mut sorted) = (keys.clone(), keys.clone());
+            let by_picking: Vec<usize> = (0..n).map(|i| pick_best(&mut picked, i)).collect();
+            let by_next: Vec<usize> = (0..n).map(|i| next_best(&mut sorted, i)).collect();
+            assert_eq!(by_picking, by_next);
+        }
+    }
+
+    #[test]
     fn the_table_is_sized_to_the_budget_at_the_first_search_and_never_shrinks() {
         let ab = material_search(AlphaBetaConfig::EXACT);
         let full = ab.tt.len();
