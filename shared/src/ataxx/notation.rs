@@ -5,7 +5,7 @@
 //! squares, then the side to move, the half-move clock and the full-move number:
 //! the start is `x5o/7/7/7/7/7/o5x x 0 1`.
 
-use super::bitboard::{Bitboard, Square};
+use super::bitboard::{Bitboard, Square, RING1};
 use super::board::{Move, Position};
 use crate::game::{Game, Player};
 
@@ -50,7 +50,27 @@ pub fn parse_move(p: &Position, text: &str) -> Result<Move, String> {
             (None, to) => !mv.is_jump() && mv.to == to,
             (Some(from), to) => mv.is_jump() && mv.from == from && mv.to == to,
         })
-        .ok_or_else(|| format!("{text} is not a legal move here"))
+        .ok_or_else(|| format!("{text} is not a legal move here: {}", why_illegal(p, wanted)))
+}
+
+/// The judge's reason for refusing a move that `parse_move` read but did not find among
+/// the legal ones (a repetition, say, is otherwise hard to tell from a lost piece).
+fn why_illegal(p: &Position, (from, to): (Option<Square>, Square)) -> String {
+    // A clone may come from any of the side to move's neighbours of the target.
+    let Some(source) = from.or_else(|| RING1[to as usize].and(p.pieces(p.to_move())).iter().next()) else {
+        return if p.empty().contains(to) {
+            format!("no piece of the side to move next to {}", square_name(to))
+        } else {
+            format!("the target {} is not empty", square_name(to))
+        };
+    };
+    match p.check(Move { from: source, to }) {
+        Err(why) => why,
+        Ok(()) if RING1[source as usize].contains(to) => {
+            format!("a clone is written as its target alone ({})", square_name(to))
+        }
+        Ok(()) => "the game's rules refuse it".into(),
+    }
 }
 
 /// The position in FEN (the half-move clock is not tracked: written as 0).
@@ -144,6 +164,24 @@ mod tests {
         // Botzone's black starts on (0,0): a7 (top left).
         assert_eq!(square_name(Bitboard::square(0, 0)), "a7");
         assert_eq!(square_name(Bitboard::square(6, 6)), "g1");
+    }
+
+    #[test]
+    fn a_refused_move_says_why() {
+        // Two jumps out and back by each side: the start again, where a7a5 would repeat
+        // the pair of positions of the first move.
+        let mut p = Position::start();
+        for text in ["a7a5", "g7g5", "a5a7", "g5g7"] {
+            let mv = parse_move(&p, text).unwrap();
+            p.try_play(mv).unwrap();
+        }
+        let why = |text: &str| parse_move(&p, text).unwrap_err();
+        assert!(why("a7a5").contains("CIRCULAR_MOVE"), "{}", why("a7a5"));
+        assert!(why("d4").contains("no piece of the side to move next to d4"), "{}", why("d4"));
+        assert!(why("a7").contains("target a7 is not empty"), "{}", why("a7"));
+        assert!(why("g7g6").contains("no piece of the side to move"), "{}", why("g7g6"));
+        assert!(why("a7a6").contains("a clone is written as its target alone (a6)"), "{}", why("a7a6"));
+        assert!(parse_move(&p, "a6").is_ok());
     }
 
     #[test]

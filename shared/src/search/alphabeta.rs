@@ -265,11 +265,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         // As many entries as `tt_bytes` holds, less half a power of two: the cap the
         // table always had.
         let most = ((self.config.tt_bytes / entry).next_power_of_two() / 2).max(MIN_TT_ENTRIES);
-        let wanted = match (budget.max_iterations, budget.deadline.remaining()) {
-            (Some(nodes), _) => nodes,
-            (None, Some(left)) => left.as_millis() as u64 * TT_ENTRIES_PER_MS,
-            (None, None) => u64::MAX,
-        };
+        // Whichever limit comes first: a node cap, or what the time left can store.
+        let by_time = budget.deadline.remaining().map(|left| left.as_millis() as u64 * TT_ENTRIES_PER_MS);
+        let wanted = budget.max_iterations.into_iter().chain(by_time).min().unwrap_or(u64::MAX);
         let wanted = wanted.min(most as u64).max(MIN_TT_ENTRIES as u64);
         // A power of two, rounded down, so that a slot is the key's low bits.
         let size = 1usize << wanted.ilog2();
@@ -795,6 +793,13 @@ mod tests {
         assert!(timed > 4096 && timed < full, "50 ms takes more than 5,000 nodes and less than the cap: {timed}");
         ab.prepare(&Budget::iterations(10));
         assert_eq!(ab.tt.len(), timed, "a smaller budget keeps the table");
+
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Flat);
+        let two_ms = crate::search::Deadline::new(std::time::Instant::now(), std::time::Duration::from_millis(2));
+        ab.prepare(&Budget { max_iterations: Some(1 << 20), ..Budget::until(two_ms) });
+        assert!(ab.tt.len() <= 4096, "the time left caps a large node cap: {}", ab.tt.len());
+        ab.prepare(&Budget { max_iterations: Some(5_000), ..Budget::until(deadline) });
+        assert_eq!(ab.tt.len(), 4096, "a small node cap caps a long deadline");
     }
 
     #[test]
