@@ -798,7 +798,8 @@ mod tests {
         let two_ms = crate::search::Deadline::new(std::time::Instant::now(), std::time::Duration::from_millis(2));
         ab.prepare(&Budget { max_iterations: Some(1 << 20), ..Budget::until(two_ms) });
         assert!(ab.tt.len() <= 4096, "the time left caps a large node cap: {}", ab.tt.len());
-        ab.prepare(&Budget { max_iterations: Some(5_000), ..Budget::until(deadline) });
+        let a_minute = crate::search::Deadline::new(std::time::Instant::now(), std::time::Duration::from_secs(60));
+        ab.prepare(&Budget { max_iterations: Some(5_000), ..Budget::until(a_minute) });
         assert_eq!(ab.tt.len(), 4096, "a small node cap caps a long deadline");
     }
 
