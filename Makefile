@@ -19,7 +19,7 @@ test: build
 	fixtures/check.sh $(BIN)
 
 bench: build
-	$(CARGO) run --release -p arena --bin bench
+	$(CARGO) run --release -p lab --bin bench
 
 fmt:
 	$(CARGO) fmt --all

@@ -1,16 +1,13 @@
-//! Tools that run bots: the arena judge (matches, replays, human play) and the Botzone
-//! local-AI connector share this library.
+//! The judge: Botzone's rules applied between any two bots (a Botzone program, or a
+//! `uai:`/`gtp:` engine), with time limits; matches with Elo and SPRT, opening books,
+//! replays of logged games and human play. The connector (`bots/connect`) asks the bot
+//! its turns through [`judge::ask_move`]; the lab (`bots/lab`) builds on the matches.
 
 pub mod book;
 pub mod competitor;
-pub mod figures;
 pub mod games;
 pub mod human;
-pub mod in_process;
-pub mod journal;
 pub mod judge;
-pub mod paper_games;
-pub mod parallel_match;
 pub mod replay;
 pub mod runner;
 pub mod stats;

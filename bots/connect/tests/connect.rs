@@ -6,8 +6,10 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
+mod common;
+use common::fakebot;
+
 const CONNECT: &str = env!("CARGO_BIN_EXE_connect");
-const FAKE: &str = env!("CARGO_BIN_EXE_fakebot");
 
 fn header(req: &tiny_http::Request, name: &str) -> Option<String> {
     req.headers()
@@ -45,7 +47,7 @@ fn connector_answers_concurrent_matches_and_survives_errors() {
     });
     // A fixed seed: the random bot's first move must not be (8,8), where the mock's scripted
     // opponent answers (an unseeded bot played it about one time in ten).
-    let bot = format!("{FAKE} --mode random --game nogo --seed 1");
+    let bot = format!("{} --mode random --game nogo --seed 1", fakebot());
     let journal = std::env::temp_dir().join(format!("connect-journal-concurrent-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&journal);
     let status = Command::new(CONNECT)
@@ -104,7 +106,7 @@ fn whole_game<G: botzone_games::botzone::BotzoneGame>(game: &str) {
     let port = server.server_addr().to_ip().expect("ip").port();
     // Seeded, so that the game is the same every run (an unseeded random bot sometimes
     // ended an Ataxx game in 6 answers, under the 10 asked for below).
-    let bot = format!("{FAKE} --mode random --game {game} --seed 7");
+    let bot = format!("{} --mode random --game {game} --seed 7", fakebot());
     let mut child = Command::new(CONNECT)
         .args(["--game", game, "--user", "u", "--secret", "s", "--bot", &bot, "--time-ms", "500", "--no-journal"])
         .args(["--server", &format!("http://127.0.0.1:{port}")])

@@ -6,8 +6,10 @@
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::fakebot;
+
 const CONNECT: &str = env!("CARGO_BIN_EXE_connect");
-const FAKE: &str = env!("CARGO_BIN_EXE_fakebot");
 const SECRET: &str = "s3cr3tKEY";
 
 /// A poll as the mock saw it: when it came and its match headers.
@@ -60,7 +62,7 @@ const NEW_MATCH: &str = "{\"x\":-1,\"y\":-1}";
 #[test]
 fn a_hung_bot_is_replaced_within_the_limit() {
     let (port, mock) = mock(vec![(200, format!("1 0\n1\n{NEW_MATCH}\n"))], 2);
-    let out = connect(port, &format!("{FAKE} --mode sleep"), &["--max-polls", "2"]);
+    let out = connect(port, &format!("{} --mode sleep", fakebot()), &["--max-polls", "2"]);
     assert!(out.status.success());
     let polls = mock.join().unwrap();
     let (poll, asked_at) = &polls[1];
@@ -76,7 +78,7 @@ fn a_hung_bot_is_replaced_within_the_limit() {
 fn matches_are_answered_at_the_same_time() {
     let body = format!("3 0\n1\n{NEW_MATCH}\n2\n{NEW_MATCH}\n3\n{NEW_MATCH}\n");
     let (port, mock) = mock(vec![(200, body)], 2);
-    let out = connect(port, &format!("{FAKE} --mode slow --game nogo"), &["--max-polls", "2"]);
+    let out = connect(port, &format!("{} --mode slow --game nogo", fakebot()), &["--max-polls", "2"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let polls = mock.join().unwrap();
     let (poll, asked_at) = &polls[1];
@@ -90,7 +92,7 @@ fn matches_are_answered_at_the_same_time() {
 fn a_refused_secret_ends_the_run_without_showing_it() {
     let (port, mock) = mock(vec![(403, "forbidden".into())], 1);
     let start = Instant::now();
-    let out = connect(port, &format!("{FAKE} --mode random"), &[]);
+    let out = connect(port, &format!("{} --mode random", fakebot()), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(start.elapsed() < Duration::from_secs(5));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -102,7 +104,7 @@ fn a_refused_secret_ends_the_run_without_showing_it() {
 #[test]
 fn server_errors_are_retried_without_showing_the_secret() {
     let (port, mock) = mock(vec![(500, "oops".into()), (502, "oops".into())], 3);
-    let out = connect(port, &format!("{FAKE} --mode random"), &["--max-polls", "1"]);
+    let out = connect(port, &format!("{} --mode random", fakebot()), &["--max-polls", "1"]);
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.matches("poll failed").count() == 2, "{stderr}");
@@ -132,7 +134,7 @@ fn a_server_that_is_down_is_retried_and_its_url_shown_without_the_secret() {
 fn an_unusable_match_id_is_skipped_and_the_others_answered() {
     let body = format!("2 0\nbad id:é\n{NEW_MATCH}\n7\n{NEW_MATCH}\n");
     let (port, mock) = mock(vec![(200, body)], 3);
-    let out = connect(port, &format!("{FAKE} --mode random --game nogo"), &["--max-polls", "3"]);
+    let out = connect(port, &format!("{} --mode random --game nogo", fakebot()), &["--max-polls", "3"]);
     assert!(out.status.success());
     let polls = mock.join().unwrap();
     assert_eq!(polls.len(), 3, "the connector kept polling");
@@ -147,7 +149,7 @@ fn a_server_that_answers_at_once_is_not_flooded_and_garbage_is_named() {
     let replies = vec![(200, "<html>hello</html>".to_string()); 3];
     let (port, mock) = mock(replies, 8);
     let start = Instant::now();
-    let out = connect(port, &format!("{FAKE} --mode random"), &["--max-polls", "8"]);
+    let out = connect(port, &format!("{} --mode random", fakebot()), &["--max-polls", "8"]);
     assert!(out.status.success());
     // Eight polls at least 200 ms apart.
     assert!(start.elapsed() >= Duration::from_millis(1400), "{:?}", start.elapsed());
@@ -170,7 +172,7 @@ fn a_restarted_connector_resumes_its_match_from_the_journal() {
     use botzone_games::nogo::Position;
     let dir = journal_dir("restart");
     let journal = dir.to_str().unwrap();
-    let bot = format!("{FAKE} --mode random --game nogo --seed 3");
+    let bot = format!("{} --mode random --game nogo --seed 3", fakebot());
     let first_request = format!("1 0\nm7\n{NEW_MATCH}\n");
 
     // Run 1 answers the new match and stops before its answer goes out.
@@ -184,7 +186,7 @@ fn a_restarted_connector_resumes_its_match_from_the_journal() {
 
     // Run 2 is asked the same request again (the server never got the answer): the same
     // answer goes, without asking the bot (this one would crash).
-    let crashing = format!("{FAKE} --mode crash");
+    let crashing = format!("{} --mode crash", fakebot());
     let (port, mock2) = mock(vec![(200, first_request)], 2);
     let out = connect(port, &crashing, &["--max-polls", "2", "--journal", journal]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -3,7 +3,7 @@
 //! per move, one line per variant, sigma and opponent), seed 001's wall time against
 //! the number of root-parallel workers, and each bot's Elo log against the time per move.
 
-use crate::stats::Tally;
+use arena::stats::Tally;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -155,7 +155,7 @@ pub fn draw_parallel(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
 pub fn draw_parallel_match(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
     let text = read(csv)?;
     let mut series = Lines::new();
-    for (n, l) in data_lines(&text, crate::parallel_match::CSV_HEADER).map_err(|e| format!("{}: {e}", csv.display()))? {
+    for (n, l) in data_lines(&text, crate::parallel::CSV_HEADER).map_err(|e| format!("{}: {e}", csv.display()))? {
         let bad = || format!("{}: line {n}: {l}", csv.display());
         let f: Vec<&str> = l.split(',').collect();
         let [game, per_worker, serial, _, _, _, _, score, ..] = f[..] else { return Err(bad()) };
@@ -331,7 +331,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("elo_figures_{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("elo_log.csv"), &text).unwrap();
-        let matches = format!("{}\ndots,100,150,10,4,0,6,0.4000,-70,-300,150\n", crate::parallel_match::CSV_HEADER);
+        let matches = format!("{}\ndots,100,150,10,4,0,6,0.4000,-70,-300,150\n", crate::parallel::CSV_HEADER);
         std::fs::write(dir.join("parallel_match.csv"), matches).unwrap();
         let files = draw_all(&dir).unwrap();
         assert_eq!(files, vec![dir.join("parallel_match.svg"), dir.join("elo_nogo.svg")]);

@@ -6,7 +6,7 @@
 //! match ends. It holds the history including our last answer, the match's form (JSON or
 //! simplified) and the request that answer was for.
 
-use crate::games::ArenaGame;
+use arena::games::ArenaGame;
 use botzone_games::botzone::{Format, Match};
 use serde_json::{json, Value};
 use std::io::Write;

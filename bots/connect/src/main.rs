@@ -9,14 +9,16 @@
 //! (`--journal DIR`), so a restarted connector resumes its matches. `connect runmatch
 //! --opponent BOTID [--first]` first creates a match against an existing Botzone bot.
 
+mod journal;
+
 use arena::competitor::{Competitor, TurnInput};
 use arena::games::{ArenaGame, GameName};
-use arena::journal::Journal;
 use arena::judge::ask_move;
 use arena::runner::{self, Bot, BotSpec};
 use arena::with_game;
 use botzone_games::botzone::{Format, Match};
 use clap::Parser;
+use journal::Journal;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

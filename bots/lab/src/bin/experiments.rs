@@ -1,0 +1,296 @@
+//! Reproducible experiments for the seeds' claims (results in shared/EXPERIMENTS.md; the
+//! seeds are the papers listed in docs/papers.md).
+//!
+//! `experiments mmcts [--games N] [--ms 10,50,200]`: seed 000 on Connect 4: M-MCTS (the
+//! paper's variant and a blend) against plain UCT at several times per move, in-process,
+//! colours alternating, starting positions varied by two random plies per pair.
+//!
+//! `experiments mmcts-paper --csv OUT.csv [--games ttt5,connect4,connect5,breakthrough]
+//! [--variants as-run,knn] [--sigmas 0.5,0.8] [--opponents flat-mc,uct]
+//! [--iterations 1000,2000,3000,4000] [--per-cell 100] [--jobs 2]`: seed 000's Section 4
+//! grid (`lab::paper_games::mmcts_grid`), one CSV line per cell.
+//!
+//! `experiments figures [--dir shared/figures]`: every figure (SVG) from the CSV files
+//! there: the seed 000 grid's (score against playouts per move, one per game), seed 001's
+//! (wall time against workers; two workers' score against one search's iterations) and
+//! each bot's Elo log against the time per move (`lab::figures`).
+//!
+//! `experiments parallel-match --csv OUT [--per-worker 100,1000] [--ratios 1,1.5,2]
+//! [--games ataxx,nogo,dots] [--per-cell 100]`: seed 001's strength claim: two
+//! root-parallel UCT workers of N iterations each against one UCT of r * N
+//! (`lab::parallel`).
+//!
+//! `experiments parallel [--iterations N] [--workers 1,2] [--csv OUT]`: seed 001: wall
+//! time of a fixed total number of UCT iterations split over N root-parallel threads (the
+//! first count listed is the base), for each game.
+//!
+//! `experiments texel [--games N] [--nodes N]`: tunes the Ataxx evaluation's weights:
+//! self-play of the `ab` engine from random openings, then a logistic fit of the game
+//! results on the evaluation's terms (Texel's method); prints the weights as Rust.
+//!
+//! `experiments dots-solver --log GAMES.jsonl [--undrawn 36,38,40] [--cap-s 20] [--each] [--verdict]`:
+//! the Pencil solver's time and nodes on the positions of logged arena games with that many
+//! undrawn edges (real middle games, unlike the bench's random ones); the exact value, or
+//! with `--verdict` what the bot asks (a winning move, else the smallest loss).
+
+use arena::games::GameName;
+use arena::with_game;
+use botzone_games::engines::Without;
+use clap::{Parser, Subcommand};
+use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
+use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
+use lab::nogo_solver::{nogo_solver, nogo_trace};
+use lab::overrun::overrun;
+use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
+use lab::parallel::{strength, wall_time};
+use lab::texel::texel;
+
+#[derive(Parser)]
+#[command(name = "experiments", about = "Reproducible experiments for the seeds' claims (see shared/EXPERIMENTS.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Seed 000 on Connect 4: M-MCTS variants against plain UCT.
+    Mmcts {
+        #[arg(long, default_value_t = 40)]
+        games: usize,
+        #[arg(long, default_value = "10,50,200", value_delimiter = ',')]
+        ms: Vec<u64>,
+        /// Fixed iterations per move instead of time (isolates the method from its cost).
+        #[arg(long, value_delimiter = ',')]
+        iterations: Vec<u64>,
+    },
+    /// Seed 000's Section 4 grid: M-MCTS against flat Monte Carlo (the paper's baseline)
+    /// and against UCT, on its four games, per sigma and per budget; CSV out.
+    MmctsPaper {
+        #[arg(long, value_enum, default_value = "ttt5,connect4,connect5,breakthrough", value_delimiter = ',')]
+        games: Vec<PaperGame>,
+        #[arg(long, value_enum, default_value = "as-run,knn", value_delimiter = ',')]
+        variants: Vec<Variant>,
+        #[arg(long, default_value = "0.5,0.8", value_delimiter = ',')]
+        sigmas: Vec<f64>,
+        #[arg(long, value_enum, default_value = "flat-mc,uct", value_delimiter = ',')]
+        opponents: Vec<Opponent>,
+        /// Playouts per move for both sides, standing for the paper's 15, 30, 45 and 60 s.
+        #[arg(long, default_value = "1000,2000,3000,4000", value_delimiter = ',')]
+        iterations: Vec<u64>,
+        /// Games per cell (half with M-MCTS first).
+        #[arg(long, default_value_t = 100)]
+        per_cell: usize,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// The CSV the cells' lines are appended to as they finish (a new file gets the
+        /// header first).
+        #[arg(long)]
+        csv: std::path::PathBuf,
+    },
+    /// Every figure (SVG) from the CSV files in a folder: `mmcts_paper.csv` (seed 000's
+    /// grid, one figure per game), `parallel.csv` and `parallel_match.csv` (seed 001),
+    /// `elo_log.csv` (each bot's Elo against the time per move).
+    Figures {
+        #[arg(long, default_value = "shared/figures")]
+        dir: std::path::PathBuf,
+    },
+    /// Seed 001's strength at equal iterations: two root-parallel UCT workers of N
+    /// iterations each against one UCT of r * N, per game; CSV out (appended).
+    ParallelMatch {
+        /// Iterations per worker (the paper: 100).
+        #[arg(long, default_value = "100,1000", value_delimiter = ',')]
+        per_worker: Vec<u64>,
+        /// The single search's iterations as multiples of one worker's.
+        #[arg(long, default_value = "1,1.5,2", value_delimiter = ',')]
+        ratios: Vec<f64>,
+        #[arg(long, default_value = "ataxx,nogo,dots", value_delimiter = ',')]
+        games: Vec<GameName>,
+        #[arg(long, default_value_t = 100)]
+        per_cell: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        csv: std::path::PathBuf,
+    },
+    /// Seed 001: wall time of one thread against two root-parallel threads.
+    Parallel {
+        #[arg(long, default_value_t = 40_000)]
+        iterations: u64,
+        /// Worker counts to time (each doing iterations / N).
+        #[arg(long, default_value = "1,2", value_delimiter = ',')]
+        workers: Vec<u64>,
+        /// Also write the timings as CSV (game,workers,iterations,seconds).
+        #[arg(long)]
+        csv: Option<std::path::PathBuf>,
+    },
+    /// Time safety: runs a bot on N positions from seeded random games, each answer a fresh
+    /// process fed the full history with `time_limit`, and times it from spawn to exit.
+    Overrun {
+        #[arg(value_enum)]
+        game: GameName,
+        /// The bot's command line.
+        #[arg(long)]
+        bot: String,
+        #[arg(long, default_value_t = 1000)]
+        answers: usize,
+        /// The limit given in the input's `time_limit` (the first turn of a game is not
+        /// asked, so every answer has this limit).
+        #[arg(long, default_value_t = 1000)]
+        time_ms: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// The Pencil solver on positions from logged arena games.
+    DotsSolver {
+        /// An arena log (`arena dots --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        #[arg(long, default_value = "36,38,40", value_delimiter = ',')]
+        undrawn: Vec<u32>,
+        /// Time allowed for each position, in seconds.
+        #[arg(long, default_value_t = 20.0)]
+        cap_s: f64,
+        /// The transposition table's size: 2^bits slots (`best` uses 22).
+        #[arg(long, default_value_t = 22)]
+        table_bits: u32,
+        /// Also print each position's value (the first player's final margin); not with
+        /// `--verdict`, whose winning values are only bounds.
+        #[arg(long)]
+        each: bool,
+        /// Time what the bot asks (`Solver::solve`: a winning move, or the smallest loss),
+        /// not the exact value.
+        #[arg(long)]
+        verdict: bool,
+    },
+    /// Whether the Pencil bot's engine keeps a won position won within its time: on the
+    /// positions of logged games, the exact verdict (is there a winning move?), then the
+    /// engine's answer within `--ms`, then whether that answer still wins.
+    DotsPerfect {
+        /// An arena log (`arena dots --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        #[arg(long, default_value = "36,38,40,42", value_delimiter = ',')]
+        undrawn: Vec<u32>,
+        /// The engine's time per answer (the bot's own at Botzone's 1000 ms is 900).
+        #[arg(long, default_value_t = 900)]
+        ms: u64,
+        /// The engine (`dots --engine`), the bot's default when not given.
+        #[arg(long)]
+        engine: Option<String>,
+        /// The engine's features to switch off (`dots --without`).
+        #[arg(long, value_delimiter = ',')]
+        without: Vec<String>,
+        /// Time allowed for the verdicts, in seconds per position.
+        #[arg(long, default_value_t = 30.0)]
+        cap_s: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Keep the engine running through the game, as Botzone's keep-running mode does:
+        /// it answers every earlier turn of the same side first, its table and tree kept.
+        #[arg(long)]
+        keep_running: bool,
+    },
+    /// The NoGo endgame proof search on positions from logged arena games.
+    NogoSolver {
+        /// An arena log (`arena nogo --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        /// Plies played (the opening's included) before the positions taken.
+        #[arg(long, default_value = "52,54,56,58", value_delimiter = ',')]
+        plies: Vec<usize>,
+        /// Time allowed for each position, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        cap_s: f64,
+        /// Also print each position's value for the side to move and its legal points.
+        #[arg(long)]
+        each: bool,
+        /// A node cap for each position instead of the time (load-independent).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// The earlier solver instead: iterative-deepening alpha-beta on the whole-board
+        /// position, ordered by legal points (for comparison).
+        #[arg(long)]
+        alpha_beta: bool,
+    },
+    /// Where each logged NoGo game was decided: from its end backwards, each position's
+    /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
+    NogoTrace {
+        /// An arena log (`arena nogo --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        /// Nodes the proof search may spend on each position.
+        #[arg(long, default_value_t = 2_000_000)]
+        nodes: u64,
+    },
+    /// Fits the Ataxx evaluation's weights to self-play results (Texel's method).
+    Texel {
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Alpha-beta nodes per self-play move.
+        #[arg(long, default_value_t = 3000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+fn main() {
+    let result = match Cli::parse().command {
+        Command::Mmcts { games, ms, iterations } => {
+            let budgets: Vec<PerMove> = if iterations.is_empty() {
+                ms.into_iter().map(PerMove::Ms).collect()
+            } else {
+                iterations.into_iter().map(PerMove::Iterations).collect()
+            };
+            connect4_against_uct(games, &budgets);
+            Ok(())
+        }
+        Command::ParallelMatch { per_worker, ratios, games, per_cell, seed, csv } => {
+            strength(&games, &per_worker, &ratios, per_cell, seed, &csv)
+        }
+        Command::Parallel { iterations, workers, csv } => wall_time(iterations, &workers, csv.as_deref()),
+        Command::Texel { games, nodes, seed } => {
+            texel(games, nodes, seed);
+            Ok(())
+        }
+        Command::MmctsPaper { games, variants, sigmas, opponents, iterations, per_cell, jobs, csv } => {
+            let mut cells = Vec::new();
+            for &game in &games {
+                for &variant in &variants {
+                    for &sigma in &sigmas {
+                        for &opponent in &opponents {
+                            for &iterations in &iterations {
+                                cells.push(Cell { game, variant, sigma, opponent, iterations });
+                            }
+                        }
+                    }
+                }
+            }
+            paper_grid(&cells, per_cell, jobs, &csv)
+        }
+        Command::Figures { dir } => lab::figures::draw_all(&dir).map(|files| {
+            for f in files {
+                println!("{}", f.display());
+            }
+        }),
+        Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
+            dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
+        }
+        Command::DotsPerfect { log, undrawn, ms, engine, without, cap_s, seed, keep_running } => {
+            let engine = EngineChoice { name: engine.as_deref(), without: Without(without) };
+            dots_perfect(&log, &undrawn, ms, &engine, cap_s, seed, keep_running)
+        }
+        Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
+            nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
+        }
+        Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
+        Command::Overrun { game, bot, answers, time_ms, seed } => {
+            with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("experiments: {e}");
+        std::process::exit(2);
+    }
+}

@@ -1,0 +1,19 @@
+//! The research lab: experiments that test the seeds' claims and measure the bots, the
+//! seeds' own test games, the figures and the bench. It runs engines in-process or
+//! through the judge (`arena`); nothing here is needed to play a game.
+//!
+//! One module per experiment (the `experiments` binary's subcommands): [`mmcts`] (seed
+//! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`overrun`] (time
+//! safety), [`dots_solver`] and [`nogo_solver`] (the endgame solvers on logged games), and
+//! [`figures`] (every SVG in shared/figures from its CSV).
+
+pub mod dots_solver;
+pub mod figures;
+pub mod in_process;
+pub mod logged;
+pub mod mmcts;
+pub mod nogo_solver;
+pub mod overrun;
+pub mod paper_games;
+pub mod parallel;
+pub mod texel;
