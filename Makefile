@@ -34,15 +34,20 @@ lint:
 clean:
 	$(CARGO) clean
 
-# Statically linked x86-64 bots for Botzone (no dynamic loader, no C library version needs).
+# Statically linked x86-64 bots for Botzone (no dynamic loader, no C library version needs),
+# built to keep running when started with no arguments, as Botzone starts an upload.
 TARGET := x86_64-unknown-linux-gnu
 dist:
-	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --release --target $(TARGET) -p ataxx -p nogo -p dots
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --release --target $(TARGET) -p ataxx -p nogo -p dots --features upload
 	@mkdir -p dist
+	@# Run as Botzone runs an upload: no arguments, an empty environment; it must answer
+	@# and then ask to keep running (the upload build's default).
 	@for bot in ataxx nogo dots; do \
 		cp target/$(TARGET)/release/$$bot dist/$$bot; \
 		if ldd dist/$$bot 2>&1 | grep -q "=>"; then echo "dist/$$bot is dynamically linked"; exit 1; fi; \
-		env -i dist/$$bot --time-ms 100 < fixtures/$$bot/first_turn_first_player.json > /dev/null || exit 1; \
-	done
+		env -i dist/$$bot < fixtures/$$bot/first_turn_first_player.json > dist/.answer || exit 1; \
+		grep -q '"response"' dist/.answer && grep -qx '>>>BOTZONE_REQUEST_KEEP_RUNNING<<<' dist/.answer \
+			|| { echo "dist/$$bot did not answer and keep running"; cat dist/.answer; exit 1; }; \
+	done; rm -f dist/.answer
 	@ls -l dist/ | awk 'NR>1 {print $$5, $$9}'
 	@for bot in ataxx nogo dots; do printf '%s: ' $$bot; ldd dist/$$bot 2>&1 | head -n1; done

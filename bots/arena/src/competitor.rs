@@ -4,7 +4,7 @@
 //! its answer comes back as a Botzone move object and the judge applies Botzone's rules.
 
 use crate::games::{ArenaGame, EngineProtocol};
-use crate::runner::{fault, kill_after, timeout, Answer, Bot, BotSpec, Fault, FaultKind, LineProcess};
+use crate::runner::{fault, kill_after, timeout, Answer, Bot, BotSpec, Fault, FaultKind, LineProcess, Sandbox};
 use botzone_games::game::Player as Side;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
@@ -27,6 +27,15 @@ impl CompetitorSpec {
             Some(("uai", rest)) => engine(EngineProtocol::Uai, rest),
             Some(("gtp", rest)) => engine(EngineProtocol::Gtp, rest),
             _ => BotSpec::parse(command, keep_running).map(CompetitorSpec::Botzone),
+        }
+    }
+
+    /// The same competitor, a Botzone bot run in `sandbox`; a foreign engine is left as it
+    /// is (it stands for a program elsewhere, not for a Botzone upload).
+    pub fn sandboxed(&self, sandbox: Option<Sandbox>) -> CompetitorSpec {
+        match self {
+            CompetitorSpec::Botzone(b) => CompetitorSpec::Botzone(BotSpec { sandbox, ..b.clone() }),
+            engine => engine.clone(),
         }
     }
 
@@ -292,10 +301,11 @@ impl<G: ArenaGame> Engine<G> {
     }
 }
 
-/// What an engine is told it may spend of a turn's `limit`: what our Botzone bots take of
-/// it (the limit less 10%, at least 35 ms), so both sides think about as long.
+/// What an engine (always kept running) is told it may spend of a turn's `limit`: what our
+/// kept-running Botzone bots take of it after their first turn (the limit less 5%, at
+/// least 20 ms), so both sides think about as long.
 fn engine_limit(limit: Duration) -> Duration {
-    Duration::from_millis(frontend::safe_ms(limit.as_millis() as u64))
+    Duration::from_millis(frontend::kept_turn_ms(limit.as_millis() as u64))
 }
 
 /// A per-move limit in whole seconds where it is whole, as GTP's integers expect, else

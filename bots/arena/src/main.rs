@@ -119,6 +119,14 @@ struct MatchArgs {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    /// Run the Botzone bots (not `uai:`/`gtp:` engines) as Botzone does: an empty
+    /// environment, one CPU each game (`taskset`), and an address-space cap of 256 MB
+    /// (`prlimit --as`; `--sandbox-mb` sets another). Needs util-linux's taskset and prlimit.
+    #[arg(long)]
+    sandbox: bool,
+    /// The sandbox's address-space cap in MB.
+    #[arg(long, value_name = "MB", requires = "sandbox", default_value_t = arena::runner::BOTZONE_MEMORY_MB)]
+    sandbox_mb: u64,
 }
 
 /// Set by the first Ctrl-C: the match plays no more games and prints what it has. A
@@ -161,6 +169,7 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
         log: args.log,
         sprt,
         progress: !args.quiet,
+        sandbox_mb: args.sandbox.then_some(args.sandbox_mb),
         interrupt: Some(&INTERRUPTED),
     };
     eprintln!("{}: A = {}  vs  B = {}, {} games, {} ms per turn", G::NAME, args.a, args.b, args.games, args.time_ms);

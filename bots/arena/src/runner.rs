@@ -51,6 +51,34 @@ pub fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
 pub struct BotSpec {
     pub argv: Vec<String>,
     pub keep_running: bool,
+    /// Run it as Botzone would (see [`Sandbox`]); `None`: as it is.
+    pub sandbox: Option<Sandbox>,
+}
+
+/// Botzone's limits on a bot, as far as a judge can set them without privileges: an empty
+/// environment (Botzone passes none), one CPU (`taskset`), and an address-space cap
+/// (`prlimit --as`: the memory limit as a hard bound on all the bot may map). A bot that
+/// maps more fails to allocate and crashes, which the judge counts as a fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sandbox {
+    pub cpu: usize,
+    pub memory_mb: u64,
+}
+
+/// Botzone's memory limit per bot.
+pub const BOTZONE_MEMORY_MB: u64 = 256;
+
+impl Sandbox {
+    /// The command that starts `argv` inside the sandbox (`taskset` and `prlimit` from
+    /// util-linux, found on the judge's own PATH; each replaces itself with the next).
+    fn command(&self, argv: &[String]) -> Command {
+        let mut command = Command::new("taskset");
+        command
+            .args(["-c", &self.cpu.to_string(), "prlimit", &format!("--as={}", self.memory_mb << 20), "--"])
+            .args(argv)
+            .env_clear();
+        command
+    }
 }
 
 impl BotSpec {
@@ -60,17 +88,25 @@ impl BotSpec {
         if argv.is_empty() {
             return Err("empty bot command".into());
         }
-        Ok(BotSpec { argv, keep_running })
+        Ok(BotSpec { argv, keep_running, sandbox: None })
     }
 
     fn spawn(&self) -> Result<Child, Fault> {
-        spawn(&self.argv)
+        match &self.sandbox {
+            Some(sandbox) => start(sandbox.command(&self.argv), &self.argv),
+            None => spawn(&self.argv),
+        }
     }
 }
 
 fn spawn(argv: &[String]) -> Result<Child, Fault> {
-    Command::new(&argv[0])
-        .args(&argv[1..])
+    let mut command = Command::new(&argv[0]);
+    command.args(&argv[1..]);
+    start(command, argv)
+}
+
+fn start(mut command: Command, argv: &[String]) -> Result<Child, Fault> {
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -100,7 +136,10 @@ pub struct LineProcess {
 
 impl LineProcess {
     pub fn start(argv: &[String]) -> Result<LineProcess, Fault> {
-        let mut child = spawn(argv)?;
+        Self::from_child(spawn(argv)?)
+    }
+
+    fn from_child(mut child: Child) -> Result<LineProcess, Fault> {
         let stdin = child.stdin.take().expect("piped");
         let _ = drain(child.stderr.take().expect("piped"));
         let stdout = child.stdout.take().expect("piped");
@@ -265,7 +304,7 @@ impl Bot {
             // Botzone restarts a bot that exits with the full history, and so does the
             // judge; counted, since a bot that always exits is not measured kept running.
             self.starts += 1;
-            match LineProcess::start(&self.spec.argv) {
+            match self.spec.spawn().and_then(LineProcess::from_child) {
                 Ok(k) => self.kept = Some(k),
                 Err(f) => return Answer::failed(f, start.elapsed()),
             }

@@ -4,7 +4,7 @@
 use crate::competitor::CompetitorSpec;
 use crate::games::ArenaGame;
 use crate::judge::{play_game, random_opening, GameRecord};
-use crate::runner::FaultKind;
+use crate::runner::{FaultKind, Sandbox};
 use crate::stats::{Sprt, SprtDecision, Tally};
 use botzone_games::game::Player;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -36,6 +36,9 @@ pub struct MatchConfig<M> {
     pub log: Option<std::path::PathBuf>,
     pub sprt: Option<Sprt>,
     pub progress: bool,
+    /// Run the Botzone bots in Botzone's limits, with this address-space cap in MB (see
+    /// [`crate::runner::Sandbox`]); each worker's games on a CPU of their own.
+    pub sandbox_mb: Option<u64>,
     /// Set (by Ctrl-C) to start no more games: those under way finish and are counted.
     pub interrupt: Option<&'static AtomicBool>,
 }
@@ -203,9 +206,12 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     let mut sprt_state = None;
 
     std::thread::scope(|scope| {
-        for _ in 0..cfg.jobs.max(1) {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for worker in 0..cfg.jobs.max(1) {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
+            let sandbox = cfg.sandbox_mb.map(|memory_mb| Sandbox { cpu: worker % cpus, memory_mb });
+            let specs = [cfg.a.sandboxed(sandbox), cfg.b.sandboxed(sandbox)];
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);
                 let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
@@ -222,7 +228,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
                     }
                     Openings::Book(lines) => lines[pair % lines.len()].clone(),
                 };
-                let record = play_game::<G>(index, [&cfg.a, &cfg.b], index % 2 == 0, &opening, cfg.limit);
+                let record = play_game::<G>(index, [&specs[0], &specs[1]], index % 2 == 0, &opening, cfg.limit);
                 if tx.send(record).is_err() {
                     return;
                 }

@@ -336,3 +336,35 @@ fn ctrl_c_ends_the_match_after_the_games_under_way_with_a_summary() {
     assert!(stdout.contains(" of 40 games played"), "{stdout}");
     assert!(stdout.contains("W-D-L (A)"), "{stdout}");
 }
+
+/// A match of fake bot A (`mode`, kept running or not) against a random mover, in the
+/// sandbox with an address-space cap of `mb`; the JSON summary.
+fn sandboxed_match(mode: &str, keep_running: bool, mb: &str) -> Value {
+    let a = if keep_running { format!("{} --keep-running", fake(mode, "nogo")) } else { fake(mode, "nogo") };
+    let b = fake("random", "nogo");
+    let mut args = vec!["nogo", "--a", &a, "--b", &b, "--games", "2", "--time-ms", "500", "--json", "--quiet"];
+    args.extend(["--sandbox", "--sandbox-mb", mb]);
+    if keep_running {
+        args.push("--keep-running-a");
+    }
+    let (code, stdout, stderr) = arena(&args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(stdout.trim()).expect("one JSON object")
+}
+
+#[test]
+fn the_sandbox_clears_the_environment_and_caps_the_memory() {
+    for keep_running in [false, true] {
+        // A bot that needs an empty environment plays whole games there, fresh or kept.
+        let summary = sandboxed_match("bare-env", keep_running, "256");
+        assert_eq!(summary["faults_a"]["crash"], 0, "{summary}");
+        assert_eq!(summary["wins_a"].as_u64().unwrap() + summary["losses_a"].as_u64().unwrap(), 2, "{summary}");
+        // A bot that maps 128 MB crashes under a 64 MB cap, and is judged so.
+        assert_a_lost_by(&sandboxed_match("hog", keep_running, "64"), "crash");
+    }
+    // Under Botzone's 256 MB the same bot plays.
+    let summary = sandboxed_match("hog", false, "256");
+    assert_eq!(summary["faults_a"]["crash"], 0, "{summary}");
+    // Outside the sandbox the environment is the judge's (not empty): the bot refuses.
+    assert_a_lost_by(&faulty_match("nogo", "bare-env", "500"), "crash");
+}

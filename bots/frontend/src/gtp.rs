@@ -164,8 +164,8 @@ impl Session<'_> {
         let budget = match (self.args.nodes, self.args.time_ms.or(self.clock.move_ms(side, &self.position))) {
             (Some(nodes), None) => Budget::iterations(nodes),
             (nodes, ms) => {
-                // Without a clock: Botzone's 1 s less its margin, as the Botzone bot.
-                let ms = ms.map_or(crate::safe_ms(1000), kept_safe_ms);
+                // Without a clock: Botzone's 1 s less its margin, as the kept-running bot.
+                let ms = ms.map_or(crate::kept_turn_ms(1000), kept_safe_ms);
                 Budget { max_iterations: nodes, ..Budget::until(Deadline::new(received, Duration::from_millis(ms))) }
             }
         };

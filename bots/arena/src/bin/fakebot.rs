@@ -7,7 +7,9 @@
 //! (echoes the opponent's last move, or passes when it must move), nopass (Pencil: plays
 //! an undrawn edge even when it must pass); and foreign engines that misbehave:
 //! uai-pass (a UAI engine that always answers `bestmove 0000`), uai-sleep (one that never
-//! answers `go`), gtp-resign (a GTP engine that always resigns).
+//! answers `go`), gtp-resign (a GTP engine that always resigns); and for the sandbox:
+//! hog (maps and touches 128 MB, then moves at random), bare-env (moves at random only
+//! when its environment is empty, else exits with status 3).
 
 use botzone_games::botzone::{BotzoneGame, Match};
 use botzone_games::dots;
@@ -78,6 +80,19 @@ fn main() {
         "random" | "slow" => {
             if mode == "slow" {
                 std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
+            with_game!(game, G => random_bot::<G>(&rest))
+        }
+        "hog" => {
+            let hoard = vec![1u8; 128 << 20];
+            std::hint::black_box(&hoard);
+            let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
+            with_game!(game, G => random_bot::<G>(&rest))
+        }
+        "bare-env" => {
+            if std::env::vars_os().next().is_some() {
+                std::process::exit(3);
             }
             let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
             with_game!(game, G => random_bot::<G>(&rest))
