@@ -108,6 +108,9 @@ pub struct Turn<M> {
     pub extra_turn_claims: Vec<Option<bool>>,
     /// The `time_limit` field, if any, in milliseconds.
     pub time_limit_ms: Option<u64>,
+    /// The `data` string our bot saved with its last answer (JSON form only; empty is
+    /// none). What it holds is the bot's business: the protocol only carries it.
+    pub data: Option<String>,
     /// Optional fields that could not be read and were ignored (for stderr).
     pub warnings: Vec<String>,
 }
@@ -212,12 +215,21 @@ pub fn parse_json_value<G: BotzoneGame>(value: &Value) -> Result<Turn<G::Move>, 
             None
         }),
     };
+    let data = match object.get("data") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text.clone()).filter(|t| !t.is_empty()),
+        Some(v) => {
+            warnings.push(format!("data {} is not a string: ignored", clip(&v.to_string())));
+            None
+        }
+    };
     Ok(Turn {
         format: Format::Json,
         requests: parse_all(requests, Entry::Request)?,
         responses: parse_all(responses, Entry::Response)?,
         extra_turn_claims: requests.iter().map(G::request_claims_extra_turn).collect(),
         time_limit_ms,
+        data,
         warnings,
     })
 }
@@ -275,6 +287,7 @@ fn parse_simple_turn<G: BotzoneGame>(
         requests,
         responses,
         time_limit_ms: None,
+        data: None,
         warnings: Vec::new(),
     })
 }
@@ -479,11 +492,18 @@ fn check_answer<G: Rules>(game: &G, by: Player, answer: Option<G::Move>) -> Resu
     }
 }
 
-/// Our answer in the input's format: a JSON line `{"response":..,"debug":..}`, or the
-/// simplified move line followed by the debug line.
-pub fn format_answer<G: BotzoneGame>(format: Format, mv: Option<G::Move>, debug: &str) -> String {
+/// Botzone keeps at most this much of a turn's `data`.
+pub const MAX_DATA_BYTES: usize = 100 * 1024;
+
+/// Our answer in the input's format: a JSON line `{"response":..,"debug":..,"data":..}`
+/// (`data` only when there is some), or the simplified move line followed by the debug
+/// line (simplified interaction carries no data here).
+pub fn format_answer<G: BotzoneGame>(format: Format, mv: Option<G::Move>, debug: &str, data: Option<&str>) -> String {
     match format {
-        Format::Json => json!({"response": G::json_move(mv), "debug": debug}).to_string(),
+        Format::Json => match data {
+            Some(data) => json!({"response": G::json_move(mv), "debug": debug, "data": data}).to_string(),
+            None => json!({"response": G::json_move(mv), "debug": debug}).to_string(),
+        },
         Format::Simple => format!("{}\n{}", G::simple_move(mv), debug.replace('\n', " ")),
     }
 }

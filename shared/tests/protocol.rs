@@ -169,6 +169,6 @@ fn pass_when_a_move_is_due_is_an_error() {
 
 #[test]
 fn json_answer_format_is_one_line() {
-    let line = botzone_games::botzone::format_answer::<nogo::Position>(Format::Json, Some(3), "a\nb");
+    let line = botzone_games::botzone::format_answer::<nogo::Position>(Format::Json, Some(3), "a\nb", None);
     assert!(!line.contains('\n'));
 }

@@ -126,6 +126,14 @@ impl<G: ArenaGame> Competitor<G> {
         }
     }
 
+    /// The peak resident memory of its kept-running process, in KB, where known.
+    pub fn peak_kb(&self) -> Option<u64> {
+        match self {
+            Competitor::Botzone(bot) => bot.peak_kb(),
+            Competitor::Engine(engine) => engine.process.as_ref().and_then(LineProcess::peak_kb),
+        }
+    }
+
     /// How often a kept-running Botzone bot left and was started again.
     pub fn restarts(&self) -> u32 {
         match self {
@@ -177,7 +185,7 @@ impl<G: ArenaGame> Engine<G> {
         if response.is_err() {
             self.stop();
         }
-        Answer { response, elapsed, debug: self.last_info.take() }
+        Answer { response, elapsed, debug: self.last_info.take(), data: None }
     }
 
     /// The engine's move text and the time from the request for a move to the answer.

@@ -34,6 +34,8 @@ pub struct GameRecord {
     pub fault: Option<(Player, Fault)>,
     /// By side (first, second): how often a kept-running bot exited and was restarted.
     pub restarts: [u32; 2],
+    /// By side: the peak resident memory of a kept-running process, in KB, where known.
+    pub peak_kb: [Option<u64>; 2],
 }
 
 impl GameRecord {
@@ -70,6 +72,7 @@ impl GameRecord {
             "score_a": self.score_a(),
             "reason": self.reason,
             "restarts": {"first": self.restarts[0], "second": self.restarts[1]},
+            "peak_kb": {"first": self.peak_kb[0], "second": self.peak_kb[1]},
             "fault": self.fault.as_ref().map(|(p, f)| json!({
                 "by": if *p == Player::First { "first" } else { "second" },
                 "kind": f.kind.name(),
@@ -147,6 +150,7 @@ pub fn play_game<G: ArenaGame>(
         reason,
         fault,
         restarts: [bots[0].restarts(), bots[1].restarts()],
+        peak_kb: [bots[0].peak_kb(), bots[1].peak_kb()],
     };
     loop {
         if let Some(outcome) = t.game().outcome() {

@@ -176,6 +176,14 @@ impl LineProcess {
         }
     }
 
+    /// The most memory the process has had resident so far (Linux's VmHWM), in KB;
+    /// `None` where /proc cannot tell.
+    pub fn peak_kb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// The exit status once the output has ended.
     pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
         wait_briefly(&mut self.child)
@@ -197,38 +205,63 @@ pub struct Bot {
     /// Kept-running processes started in this game: more than one means the bot left
     /// (exited after answering) and was started again.
     starts: u32,
+    /// The largest resident memory a kept-running process of this bot reached, read after
+    /// each answer.
+    peak_kb: Option<u64>,
+    /// The `data` its last fresh process saved, given to the next as Botzone does.
+    data: Option<String>,
 }
 
-/// A turn's answer: the move object (or a fault), the wall time it took, and the
-/// answer's `debug` text, if it gave one (our bots put their search summary there).
+/// A turn's answer: the move object (or a fault), the wall time it took, the answer's
+/// `debug` text, if it gave one (our bots put their search summary there), and the `data`
+/// it saved for its next turn.
 pub struct Answer {
     pub response: Result<Value, Fault>,
     pub elapsed: Duration,
     pub debug: Option<String>,
+    pub data: Option<String>,
 }
 
 impl Answer {
     pub fn failed(fault: Fault, elapsed: Duration) -> Answer {
-        Answer { response: Err(fault), elapsed, debug: None }
+        Answer { response: Err(fault), elapsed, debug: None, data: None }
     }
 
     /// The answer a bot wrote (see [`parse_output`]).
     fn from_output(output: &str, elapsed: Duration) -> Answer {
         match parse_output(output) {
-            Ok((response, debug)) => Answer { response: Ok(response), elapsed, debug },
+            Ok((response, debug)) => Answer { response: Ok(response), elapsed, debug, data: parse_data(output) },
             Err(f) => Answer::failed(f, elapsed),
         }
     }
 }
 
+/// The `data` string of a JSON answer (Botzone keeps it for the bot's next turn).
+fn parse_data(output: &str) -> Option<String> {
+    let line = output.lines().find(|l| !l.trim().is_empty())?;
+    let value: Value = serde_json::from_str(line.trim()).ok()?;
+    value.get("data")?.as_str().filter(|d| !d.is_empty()).map(str::to_string)
+}
+
+/// A full JSON input with `data` set, as Botzone gives a bot what it saved last turn.
+fn with_data(input: &str, data: String) -> String {
+    match serde_json::from_str::<Value>(input) {
+        Ok(Value::Object(mut object)) => {
+            object.insert("data".into(), Value::String(data));
+            Value::Object(object).to_string()
+        }
+        _ => input.to_string(),
+    }
+}
+
 impl Bot {
     pub fn new(spec: BotSpec) -> Bot {
-        Bot { spec, grace: true, kept: None, starts: 0 }
+        Bot { spec, grace: true, kept: None, starts: 0, peak_kb: None, data: None }
     }
 
     /// A bot killed as soon as its limit has passed.
     pub fn without_grace(spec: BotSpec) -> Bot {
-        Bot { spec, grace: false, kept: None, starts: 0 }
+        Bot { spec, grace: false, kept: None, starts: 0, peak_kb: None, data: None }
     }
 
     /// When a turn with `limit` is given up and the bot killed.
@@ -238,6 +271,12 @@ impl Bot {
         } else {
             limit
         }
+    }
+
+    /// The peak resident memory of this bot's kept-running processes, in KB (`None`
+    /// when it runs afresh: a process gone cannot be asked).
+    pub fn peak_kb(&self) -> Option<u64> {
+        self.peak_kb
     }
 
     /// How often this kept-running bot was started again after leaving (0 when fresh).
@@ -256,6 +295,18 @@ impl Bot {
     }
 
     fn ask_fresh(&mut self, input: &str, limit: Duration) -> Answer {
+        let input = match self.data.take() {
+            Some(data) => with_data(input, data),
+            None => input.to_string(),
+        };
+        let answer = self.ask_fresh_process(&input, limit);
+        if answer.response.is_ok() {
+            self.data = answer.data.clone();
+        }
+        answer
+    }
+
+    fn ask_fresh_process(&mut self, input: &str, limit: Duration) -> Answer {
         let start = Instant::now();
         let mut child = match self.spec.spawn() {
             Ok(c) => c,
@@ -342,6 +393,7 @@ impl Bot {
             }
         }
         let elapsed = start.elapsed();
+        self.peak_kb = self.peak_kb.max(kept.peak_kb());
         if elapsed > limit {
             return Answer::failed(timeout(elapsed, limit, false), elapsed);
         }

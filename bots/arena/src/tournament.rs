@@ -52,6 +52,8 @@ pub struct BotFigures {
     pub faults: BTreeMap<FaultKind, u32>,
     /// Times the bot, asked to keep running, exited and was started again.
     pub restarts: u64,
+    /// The peak resident memory of a kept-running process over the match, in KB.
+    pub peak_kb: Option<u64>,
 }
 
 impl BotFigures {
@@ -113,6 +115,8 @@ impl Summary {
             "max_ms_b": self.b.max_ms,
             "restarts_a": self.a.restarts,
             "restarts_b": self.b.restarts,
+            "peak_kb_a": self.a.peak_kb,
+            "peak_kb_b": self.b.peak_kb,
             "sprt": self.sprt.map(|(s, d, llr)| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
                 "decision": match d {
@@ -153,6 +157,10 @@ impl Summary {
             self.b.max_ms
         );
         s += &format!("faults: A {}; B {}\n", self.a.faults_text(), self.b.faults_text());
+        if self.a.peak_kb.is_some() || self.b.peak_kb.is_some() {
+            let mb = |kb: Option<u64>| kb.map_or("-".to_string(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
+            s += &format!("peak memory kept running: A {}; B {}\n", mb(self.a.peak_kb), mb(self.b.peak_kb));
+        }
         for (name, figures) in [("A", &self.a), ("B", &self.b)] {
             if figures.restarts > 0 {
                 s += &format!(
@@ -256,7 +264,9 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
                 f.max_ms = f.max_ms.max(turn.ms);
             }
             for side in [Player::First, Player::Second] {
-                figures[usize::from(side != a_side)].restarts += u64::from(record.restarts[side.index()]);
+                let f = &mut figures[usize::from(side != a_side)];
+                f.restarts += u64::from(record.restarts[side.index()]);
+                f.peak_kb = f.peak_kb.max(record.peak_kb[side.index()]);
             }
             if let Some((side, fault)) = &record.fault {
                 *figures[usize::from(*side != a_side)].faults.entry(fault.kind).or_default() += 1;

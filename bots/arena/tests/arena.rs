@@ -359,6 +359,11 @@ fn the_sandbox_clears_the_environment_and_caps_the_memory() {
         let summary = sandboxed_match("bare-env", keep_running, "256");
         assert_eq!(summary["faults_a"]["crash"], 0, "{summary}");
         assert_eq!(summary["wins_a"].as_u64().unwrap() + summary["losses_a"].as_u64().unwrap(), 2, "{summary}");
+        if keep_running {
+            // Its kept-running process's peak memory is reported (a few MB for a random mover).
+            let kb = summary["peak_kb_a"].as_u64().expect("a kept process's peak");
+            assert!((100..64 << 10).contains(&kb), "{summary}");
+        }
         // A bot that maps 128 MB crashes under a 64 MB cap, and is judged so.
         assert_a_lost_by(&sandboxed_match("hog", keep_running, "64"), "crash");
     }

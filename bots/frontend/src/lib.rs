@@ -83,6 +83,10 @@ pub struct Args {
     /// Answer one turn and exit (the default, but in the upload build of `make dist`).
     #[arg(long)]
     pub afresh: bool,
+    /// Neither read nor write Botzone's `data` (with it, a bot that answers afresh carries
+    /// the top of its search tree to its next turn; engines with a tree only).
+    #[arg(long)]
+    pub no_carry: bool,
     /// Speak UAI (Ataxx engines' protocol) on stdin/stdout instead of Botzone's. Rules are
     /// Botzone's: no pass (a blocked side ends the game and the other side takes the
     /// empty squares), the 401-move cap and CIRCULAR_MOVE; UAI's usual rules let a blocked
@@ -255,6 +259,7 @@ pub fn run<G: BotzoneGame>(
         TurnStart::Json(value) => botzone::parse_json_value::<G>(&value)?,
         TurnStart::Simple(first) => botzone::parse_turn::<G>(&first, &mut || next_line(input).ok().flatten())?,
     };
+    let carried = if args.no_carry { None } else { turn.data.clone() };
     let mut game_match = Match::<G>::rebuild(&turn)?;
     report_warnings(&mut game_match, log);
     if args.legal {
@@ -274,12 +279,22 @@ pub fn run<G: BotzoneGame>(
     let without = Without(args.without.clone());
     let mut searcher =
         registry.searcher(args.engine.as_deref(), &without, seed, args.threads).map_err(BotError::Usage)?;
+    if let Some(data) = carried {
+        if let Err(why) = resume(&mut searcher, &data, &game_match.moves) {
+            let _ = writeln!(log, "{}: warning: data ignored: {why}", G::NAME);
+        }
+    }
     let (mut clock_start, mut clock) = (start, TurnClock::Started);
     let mut first_turn = game_match.turn == 1;
     loop {
         let budget = turn_budget(args, clock_start, first_turn, clock, game_match.time_limit_ms);
         let (mv, summary) = choose(&game_match, &mut searcher, &budget);
-        writeln!(output, "{}", botzone::format_answer::<G>(game_match.format, mv, &summary))?;
+        // Botzone ignores data in keep-running mode: only a bot that leaves carries any.
+        let data = match mv {
+            Some(mv) if !args.keeps_running() && !args.no_carry => carry(&searcher, mv),
+            _ => None,
+        };
+        writeln!(output, "{}", botzone::format_answer::<G>(game_match.format, mv, &summary, data.as_deref()))?;
         if !args.keeps_running() {
             output.flush()?;
             // The process ends now: freeing a search tree of tens of megabytes would only
@@ -296,6 +311,30 @@ pub fn run<G: BotzoneGame>(
         game_match.apply_line(&line)?;
         report_warnings(&mut game_match, log);
     }
+}
+
+/// Botzone's `data` from what the searcher carries after choosing `played`: `TAG:BASE64`,
+/// within Botzone's 100 KB; `None` when the engine carries nothing.
+fn carry<G: BotzoneGame>(searcher: &Searcher<G>, played: G::Move) -> Option<String> {
+    use base64::Engine as _;
+    // Base64 writes 4 characters for 3 bytes; the tag takes a few dozen.
+    let room = (botzone::MAX_DATA_BYTES - 64) / 4 * 3;
+    let (tag, bytes) = searcher.carry(played, room)?;
+    Some(format!("{tag}:{}", base64::engine::general_purpose::STANDARD_NO_PAD.encode(bytes)))
+}
+
+/// Gives the searcher back what [`carry`] wrote on an earlier turn of this game (`moves`:
+/// the whole history now); the reason when the data is not ours, not this game's, or
+/// damaged.
+fn resume<G: BotzoneGame>(searcher: &mut Searcher<G>, data: &str, moves: &[G::Move]) -> Result<(), String> {
+    use base64::Engine as _;
+    if data.len() > 2 * botzone::MAX_DATA_BYTES {
+        return Err(format!("{} bytes, more than Botzone keeps", data.len()));
+    }
+    let (tag, text) = data.split_once(':').ok_or("not written by this bot (no tag)")?;
+    let bytes =
+        base64::engine::general_purpose::STANDARD_NO_PAD.decode(text).map_err(|e| format!("not base64: {e}"))?;
+    searcher.resume(tag, &bytes, moves)
 }
 
 fn report_warnings<G: BotzoneGame>(game_match: &mut Match<G>, log: &mut dyn Write) {

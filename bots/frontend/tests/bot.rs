@@ -262,3 +262,92 @@ fn a_pencil_request_after_the_end_is_game_over_whatever_its_pass_flag() {
     let err = rebuild::<dots::Position>(&input.to_string()).unwrap_err();
     assert!(matches!(err, InputError::GameOver { .. }), "{err:?}");
 }
+
+/// Runs the NoGo bot with its real engines; ((status, stdout), stderr).
+fn run_nogo(flags: &[&str], input: &str) -> ((Result<(), String>, String), String) {
+    run_with::<nogo::Position>(&botzone_games::engines::nogo::registry(), flags, input)
+}
+
+/// The answer's JSON object.
+fn answer_of(out: &str) -> Value {
+    serde_json::from_str(out.lines().next().expect("an answer line")).expect("JSON")
+}
+
+/// The count after `reused=` in a NoGo answer's debug text.
+fn reused(answer: &Value) -> u64 {
+    let debug = answer["debug"].as_str().unwrap();
+    let field = debug.split_whitespace().find_map(|f| f.strip_prefix("reused=")).expect("a reused count");
+    field.parse().unwrap()
+}
+
+#[test]
+fn data_carries_the_tree_top_to_the_next_afresh_turn() {
+    let flags = ["--nodes", "4000", "--seed", "1"];
+    let mut t = Transcript::<nogo::Position>::new();
+    for &(x, y) in &[(2, 2), (6, 6), (2, 6), (6, 2)] {
+        t.answer(Some(nogo::Bitboard::point(x, y))).unwrap();
+    }
+    // Our turn: an answer with data, within Botzone's 100 KB.
+    let ((status, out), _) = run_nogo(&flags, &t.input().to_string());
+    status.unwrap();
+    let ours = answer_of(&out);
+    let data = ours["data"].as_str().expect("data").to_string();
+    assert!(data.starts_with("nogo/mcts:") && data.len() <= 100 * 1024, "{} bytes", data.len());
+    assert_eq!(reused(&ours), 0);
+    t.answer(nogo::Position::parse_json_move(&ours["response"]).unwrap()).unwrap();
+    // After a reply the search looked into (one with a subtree: there are a few), our next
+    // turn starts from the carried subtree, as a kept-running bot's would.
+    let mut replies = Vec::new();
+    t.game().legal_moves(&mut replies);
+    let mut found = None;
+    for &reply in &replies {
+        let mut next = t.clone();
+        next.answer(Some(reply)).unwrap();
+        let mut input = next.input();
+        input["data"] = json!(data);
+        let ((status, out), log) = run_nogo(&flags, &input.to_string());
+        status.unwrap();
+        assert!(log.is_empty(), "{log}");
+        if reused(&answer_of(&out)) > 0 {
+            found = Some(input);
+            break;
+        }
+    }
+    let input = found.expect("a reply whose subtree was carried");
+    let ((_, out), _) = run_nogo(&["--nodes", "4000", "--seed", "1", "--no-carry"], &input.to_string());
+    assert_eq!(reused(&answer_of(&out)), 0);
+    assert!(answer_of(&out).get("data").is_none(), "--no-carry writes none either");
+}
+
+#[test]
+fn bad_data_is_ignored_with_a_warning_and_changes_nothing() {
+    let flags = ["--nodes", "3000", "--seed", "4"];
+    let fixture =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/nogo/midgame.json")).unwrap();
+    let mut input: Value = serde_json::from_str(&fixture).unwrap();
+    let ((_, plain), _) = run_nogo(&flags, &input.to_string());
+    let plain = answer_of(&plain);
+    // This turn's own data belongs to the position after our answer: fed back to this
+    // turn it is stale. Then foreign, cut, damaged, empty-headed, oversized, not a string.
+    let good = plain["data"].as_str().unwrap().to_string();
+    let (tag, body) = good.split_once(':').unwrap();
+    let cases = [
+        json!(good),
+        json!("not ours"),
+        json!(format!("ataxx/ab:{body}")),
+        json!(format!("{tag}:{}", &body[..body.len() / 2])),
+        json!(format!("{tag}:!!!{}", &body[3..])),
+        json!(format!("{tag}:AAAAAAAAAAAAAAAAAAAAAAAA")),
+        json!("x".repeat(300 * 1024)),
+        json!(17),
+    ];
+    for data in cases {
+        input["data"] = data.clone();
+        let ((status, out), log) = run_nogo(&flags, &input.to_string());
+        status.unwrap_or_else(|e| panic!("{e} with data {:.60}", data.to_string()));
+        let answer = answer_of(&out);
+        assert_eq!(answer["response"], plain["response"], "data {:.60}", data.to_string());
+        assert_eq!(reused(&answer), 0);
+        assert!(log.contains("warning") && log.contains("data"), "no warning for {:.60}: {log}", data.to_string());
+    }
+}

@@ -12,7 +12,7 @@ use crate::search::flat_mc::FlatMc;
 use crate::search::memory::{Features, MemoryConfig, MemoryMcts};
 use crate::search::parallel::search_parallel;
 use crate::search::random::RandomMover;
-use crate::search::{mcts, Budget, Engine, SearchResult};
+use crate::search::{carried_history, history_hash, mcts, Budget, Engine, SearchResult};
 
 /// A selectable search algorithm of a bot.
 pub struct EngineSpec<G: Game> {
@@ -109,7 +109,7 @@ impl<G: Game> Registry<G> {
         let engines = (0..u64::from(threads.max(1)))
             .map(|i| spec.build(seed.wrapping_add(i), without))
             .collect::<Result<_, _>>()?;
-        Ok(Searcher { engines, avoid_at_root: self.avoid_at_root })
+        Ok(Searcher { name: spec.name, engines, avoid_at_root: self.avoid_at_root })
     }
 
     /// The moves a bot considers at the root: the legal ones less those it avoids (all of
@@ -139,6 +139,8 @@ fn root_moves<G: Game>(game: &G, avoid: fn(&G, G::Move) -> bool) -> Vec<G::Move>
 /// An engine ready to choose moves: one instance per thread (seed 001's root parallelism
 /// merges them), and the bot's root rule.
 pub struct Searcher<G: Game> {
+    /// The engine's name, which carried bytes are tagged with.
+    name: &'static str,
     engines: Vec<Box<dyn Engine<G>>>,
     avoid_at_root: fn(&G, G::Move) -> bool,
 }
@@ -162,6 +164,31 @@ impl<G: Rules> Searcher<G> {
             engine.set_history(history);
         }
         search_parallel(&mut self.engines, game, &moves, budget)
+    }
+
+    /// What the (first) engine carries to its next turn after choosing `played`, at most
+    /// `max_bytes`, tagged with the game's and the engine's names: `None` when it carries
+    /// nothing.
+    pub fn carry(&self, played: G::Move, max_bytes: usize) -> Option<(String, Vec<u8>)> {
+        let tag = format!("{}/{}", G::NAME, self.name);
+        Some((tag, self.engines.first()?.carry(played, max_bytes)?))
+    }
+
+    /// Gives the (first) engine back what [`Searcher::carry`] gave, if `tag` is its own and
+    /// the bytes belong to a turn of this game's `history` (the whole history now).
+    pub fn resume(&mut self, tag: &str, carried: &[u8], history: &[G::Move]) -> Result<(), String> {
+        let own = format!("{}/{}", G::NAME, self.name);
+        if tag != own {
+            return Err(format!("carried by {tag:?}, not by {own:?}"));
+        }
+        let (len, hash) = carried_history(carried).ok_or("too short for its header")?;
+        let earlier = history.get(..len).filter(|h| history_hash::<G>(h) == hash);
+        let earlier = earlier.ok_or("carried from another game, or from a later turn")?;
+        let mut root = G::start();
+        for &mv in earlier {
+            root.play(mv);
+        }
+        self.engines[0].resume(carried, earlier, &root)
     }
 }
 

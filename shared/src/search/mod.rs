@@ -50,4 +50,41 @@ pub trait Engine<G: Game>: Send {
     /// Every move of the game so far, given before each search, so that an engine that
     /// keeps its tree between turns (keep-running) can find the new root in it.
     fn set_history(&mut self, _moves: &[G::Move]) {}
+
+    /// What this engine would carry to its next turn of the same game when its process
+    /// does not stay (Botzone's `data`), after its last search chose `played`: at most
+    /// `max_bytes`, or `None` when it keeps nothing. Its first bytes say which history it
+    /// belongs to (see [`carried_history`]).
+    fn carry(&self, _played: G::Move, _max_bytes: usize) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// Takes back what [`Engine::carry`] gave on an earlier turn of this game: `root` is
+    /// the position after `history`, the history the carried bytes belong to. An error
+    /// says why they were refused; the engine is then as if nothing had been carried.
+    fn resume(&mut self, _carried: &[u8], _history: &[G::Move], _root: &G) -> Result<(), String> {
+        Err("this engine carries nothing between turns".into())
+    }
+}
+
+/// The history carried bytes belong to, from their first 10 bytes: its length (2 bytes)
+/// and a hash of its moves (8 bytes), as [`carry_header`] wrote them. `None` when they
+/// are too short.
+pub fn carried_history(carried: &[u8]) -> Option<(usize, u64)> {
+    let len = u16::from_le_bytes(carried.get(..2)?.try_into().ok()?);
+    let hash = u64::from_le_bytes(carried.get(2..10)?.try_into().ok()?);
+    Some((usize::from(len), hash))
+}
+
+/// The header of carried bytes: the history's length and hash (see [`carried_history`]).
+pub fn carry_header<G: Game>(history: &[G::Move]) -> Vec<u8> {
+    let mut header = Vec::with_capacity(10);
+    header.extend_from_slice(&(history.len().min(u16::MAX as usize) as u16).to_le_bytes());
+    header.extend_from_slice(&history_hash::<G>(history).to_le_bytes());
+    header
+}
+
+/// A hash of a move sequence (by `Game::move_index`).
+pub fn history_hash<G: Game>(history: &[G::Move]) -> u64 {
+    history.iter().fold(0x9E37_79B9_7F4A_7C15, |h, &mv| crate::game::mix64(h ^ (G::move_index(mv) as u64 + 1)))
 }

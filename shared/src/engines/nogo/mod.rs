@@ -182,6 +182,14 @@ impl Engine<Position> for SolveLate {
     fn set_history(&mut self, moves: &[Point]) {
         self.mcts.set_history(moves);
     }
+
+    fn carry(&self, played: Point, max_bytes: usize) -> Option<Vec<u8>> {
+        self.mcts.carry(played, max_bytes)
+    }
+
+    fn resume(&mut self, carried: &[u8], history: &[Point], root: &Position) -> Result<(), String> {
+        self.mcts.resume(carried, history, root)
+    }
 }
 
 /// The bot's root rule: a course rule forbids black's first move at the centre (the

@@ -11,6 +11,8 @@
 //! side, so turn-keeping games (Dots) need no special case: the search never assumes that
 //! sides alternate.
 
+mod carry;
+
 use super::{Budget, Engine, Score, SearchResult};
 use crate::game::{Game, Outcome, Player};
 
@@ -500,6 +502,17 @@ impl<G: Game, P: Policy<G>> Engine<G> for Mcts<G, P> {
     fn set_history(&mut self, moves: &[G::Move]) {
         self.history.clear();
         self.history.extend_from_slice(moves);
+    }
+
+    fn carry(&self, played: G::Move, max_bytes: usize) -> Option<Vec<u8>> {
+        self.carry_tree(played, max_bytes)
+    }
+
+    fn resume(&mut self, carried: &[u8], history: &[G::Move], root: &G) -> Result<(), String> {
+        if !self.config.reuse_tree {
+            return Err("this engine keeps no tree between turns".into());
+        }
+        self.resume_tree(carried, history, root)
     }
 
     fn search(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> SearchResult<G::Move> {
