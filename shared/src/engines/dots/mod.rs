@@ -186,6 +186,14 @@ impl Engine<Position> for Best {
     fn set_history(&mut self, moves: &[Edge]) {
         self.mcts.set_history(moves);
     }
+
+    fn carry(&self, played: Edge, max_bytes: usize) -> Option<Vec<u8>> {
+        self.mcts.carry(played, max_bytes)
+    }
+
+    fn resume(&mut self, carried: &[u8], history: &[Edge], root: &Position) -> Result<(), String> {
+        self.mcts.resume(carried, history, root)
+    }
 }
 
 impl Best {

@@ -60,6 +60,12 @@ pub struct Solver {
 
 const UNBOUNDED: i32 = 100;
 
+/// Table slots a millisecond of search can fill: two for each of about 2,000 nodes.
+const SLOTS_PER_MS: usize = 4096;
+
+/// The smallest table (1 MB), for the shortest turns.
+const MIN_SLOTS: usize = 1 << 16;
+
 impl Solver {
     /// A solver with `2^log2_slots` table slots (16 bytes each).
     pub fn new(log2_slots: u32) -> Solver {
@@ -243,10 +249,19 @@ impl Solver {
     }
 
     /// Starts a search: the node count (checked against the budget's cap) and the stop
-    /// flag belong to one search, the table to all of them.
-    fn start(&mut self) {
-        if self.table.is_empty() {
-            self.table = vec![Slot::default(); self.slots];
+    /// flag belong to one search, the table to all of them. The table is made big enough
+    /// for the time the budget leaves (writing all 2^22 slots costs a fresh process about
+    /// 35 ms, while a 25 ms search stores a few ten thousand positions): it grows (empty)
+    /// when a later budget needs more and never shrinks, so a kept process keeps what it
+    /// learnt. A budget with a node cap (a fixed, reproducible search) gets every slot.
+    fn start(&mut self, budget: &Budget) {
+        let wanted = match (budget.max_iterations, budget.deadline.remaining()) {
+            (None, Some(left)) => (left.as_millis() as usize).saturating_mul(SLOTS_PER_MS),
+            _ => self.slots,
+        };
+        let size = wanted.max(MIN_SLOTS).next_power_of_two().min(self.slots);
+        if self.table.len() < size {
+            self.table = vec![Slot::default(); size];
         }
         self.nodes = 0;
         self.stopped = false;
@@ -255,7 +270,7 @@ impl Solver {
 
     /// The position's exact value, or `None` if the budget ran out first.
     pub fn value(&mut self, p: &Position, budget: &Budget) -> Option<i32> {
-        self.start();
+        self.start(budget);
         let v = self.search(p, -UNBOUNDED, UNBOUNDED, budget);
         (!self.stopped).then_some(v)
     }
@@ -271,7 +286,7 @@ impl Solver {
 
     /// [`Solver::solve`], trying `root_moves` in the order given.
     pub fn solve_in_order(&mut self, p: &Position, root_moves: &[Edge], budget: &Budget) -> Option<Solved> {
-        self.start();
+        self.start(budget);
         // 25 boxes leave no draw: a final margin of at least 1 wins.
         let need = 1 - margin(p, p.to_move());
         let capture = p.capture().map(Capture::moves);

@@ -10,7 +10,7 @@
 //! bytes; none for the root), its proof (1 byte), visits and reward (4 + 4), and AMAF
 //! visits and reward (4 + 4). Blocks are chosen best first: the most visited node whose
 //! children are not yet written, while they fit. A node is written with all its children
-//! or none, since a search expects a node's children to be every legal move.
+//! or none, since a search expects a node's children to be every move it would try there.
 
 use super::{Amaf, Mcts, Node, Policy, Proof, Tree};
 use crate::game::Game;
@@ -107,6 +107,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
             }
             let state = states[parent].clone();
             state.legal_moves(&mut moves);
+            self.policy.keep_worth_trying(&state, &mut moves);
             if count != moves.len() || count == 0 {
                 return Err(format!("{count} children where the position has {} moves", moves.len()));
             }
