@@ -13,6 +13,24 @@ pub enum GameName {
     Dots,
 }
 
+impl GameName {
+    pub const ALL: [GameName; 3] = [GameName::Ataxx, GameName::Nogo, GameName::Dots];
+
+    /// The name the tools and the logs use (`game_type`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameName::Ataxx => "ataxx",
+            GameName::Nogo => "nogo",
+            GameName::Dots => "dots",
+        }
+    }
+
+    /// The game named `name` as [`GameName::name`] writes it.
+    pub fn from_name(name: &str) -> Option<GameName> {
+        GameName::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
 /// Runs `$body` with the type alias `$G` set to the named game's position type, e.g.
 /// `with_game!(name, G => run::<G>(args))`.
 #[macro_export]

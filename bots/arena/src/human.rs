@@ -14,25 +14,33 @@ const HELP: &str = "moves: the move's integers (Ataxx `x0 y0 x1 y1`, NoGo and Pe
 commands: new, undo, save FILE, load FILE, quit";
 
 /// The game so far as the answers given, passes included, replayed on demand.
-struct Session<G: BotzoneGame> {
-    answers: Vec<Option<G::Move>>,
-    transcript: Transcript<G>,
+pub(crate) struct Session<G: BotzoneGame> {
+    pub(crate) answers: Vec<Option<G::Move>>,
+    pub(crate) transcript: Transcript<G>,
     /// A bot fault ends the game in the human's favour.
-    bot_fault: Option<String>,
+    pub(crate) bot_fault: Option<String>,
+}
+
+/// The bot's answer to one turn: its move as Botzone JSON (`None` a pass), or why it
+/// faulted; its time and debug text.
+pub(crate) struct BotTurn {
+    pub verdict: Result<Option<serde_json::Value>, String>,
+    pub ms: u128,
+    pub debug: Option<String>,
 }
 
 impl<G: BotzoneGame> Session<G> {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Session { answers: Vec::new(), transcript: Transcript::new(), bot_fault: None }
     }
 
-    fn answer(&mut self, mv: Option<G::Move>) -> Result<(), String> {
+    pub(crate) fn answer(&mut self, mv: Option<G::Move>) -> Result<(), String> {
         self.transcript.answer(mv)?;
         self.answers.push(mv);
         Ok(())
     }
 
-    fn replay(answers: &[Option<G::Move>]) -> Self {
+    pub(crate) fn replay(answers: &[Option<G::Move>]) -> Self {
         let mut s = Session::new();
         for &a in answers {
             s.answer(a).expect("answers were legal when given");
@@ -42,7 +50,7 @@ impl<G: BotzoneGame> Session<G> {
 
     /// Takes back the human's last move and every answer after it; returns how many bot
     /// moves went with it (`None`: nothing to undo).
-    fn undo(&mut self, human: Side) -> Option<usize> {
+    pub(crate) fn undo(&mut self, human: Side) -> Option<usize> {
         let mut t = Transcript::<G>::new();
         let mut last_human_move = None;
         // Bot moves since the human's last move.
@@ -60,7 +68,7 @@ impl<G: BotzoneGame> Session<G> {
     }
 
     /// Rebuilds from a Botzone history: its moves replayed with the passes they imply.
-    fn load(text: &str) -> Result<Self, String> {
+    pub(crate) fn load(text: &str) -> Result<Self, String> {
         let m = Match::<G>::from_text(text).map_err(|e| e.to_string())?;
         let mut s = Session::new();
         for &mv in &m.moves {
@@ -72,8 +80,38 @@ impl<G: BotzoneGame> Session<G> {
         Ok(s)
     }
 
-    fn outcome(&self) -> Option<Outcome> {
+    pub(crate) fn outcome(&self) -> Option<Outcome> {
         self.transcript.game().outcome()
+    }
+}
+
+impl<G: ArenaGame> Session<G> {
+    /// Asks the bot for the asked player's move (twice the limit on its first turn, as the
+    /// judge gives) and records it; a fault ends the game in the human's favour.
+    pub(crate) fn ask_bot(&mut self, bot: &mut Competitor<G>, limit: Duration, first_turn: bool) -> BotTurn {
+        let t = &self.transcript;
+        let (full_input, request) = (input_with_limit(t, limit), t.last_request().to_string());
+        let turn = TurnInput {
+            full_input: &full_input,
+            request: &request,
+            moves: t.moves(),
+            game: t.game(),
+            side: t.asked(),
+            limit: if first_turn { 2 * limit } else { limit },
+        };
+        let asked = ask_move(bot, &turn, |mv| t.check(mv));
+        let verdict = match asked.answer {
+            Ok((mv, value)) => {
+                self.answer(mv).expect("checked by ask_move");
+                Ok(mv.map(|_| value))
+            }
+            Err(f) => {
+                let why = format!("{}: {}", f.kind.name(), f.detail);
+                self.bot_fault = Some(why.clone());
+                Err(why)
+            }
+        };
+        BotTurn { verdict, ms: asked.elapsed.as_millis(), debug: asked.debug }
     }
 }
 
@@ -92,30 +130,12 @@ pub fn play<G: ArenaGame>(
     loop {
         let over = s.outcome().is_some() || s.bot_fault.is_some();
         if !over && s.transcript.asked() != human {
-            let t = &s.transcript;
-            let turn_limit = if bot_asked { limit } else { 2 * limit };
+            let asked = s.ask_bot(&mut bot, limit, !bot_asked);
             bot_asked = true;
-            let (full_input, request) = (input_with_limit(t, limit), t.last_request().to_string());
-            let turn = TurnInput {
-                full_input: &full_input,
-                request: &request,
-                moves: t.moves(),
-                game: t.game(),
-                side: t.asked(),
-                limit: turn_limit,
-            };
-            let asked = ask_move(&mut bot, &turn, |mv| t.check(mv));
-            let verdict = asked.answer.map_err(|f| format!("{}: {}", f.kind.name(), f.detail));
-            if let Ok((mv, _)) = verdict {
-                s.answer(mv).expect("checked by ask_move");
-            }
-            match verdict {
-                Ok((None, _)) => writeln!(out, "bot passes")?,
-                Ok((Some(_), v)) => writeln!(out, "bot plays {v} ({} ms)", asked.elapsed.as_millis())?,
-                Err(e) => {
-                    writeln!(out, "the bot faulted ({e}): you win")?;
-                    s.bot_fault = Some(e);
-                }
+            match asked.verdict {
+                Ok(None) => writeln!(out, "bot passes")?,
+                Ok(Some(v)) => writeln!(out, "bot plays {v} ({} ms)", asked.ms)?,
+                Err(e) => writeln!(out, "the bot faulted ({e}): you win")?,
             }
             show = true;
             continue;

@@ -1,6 +1,6 @@
 //! The judge: Botzone's rules applied between any two bots (a Botzone program, or a
 //! `uai:`/`gtp:` engine), with time limits; matches with Elo and SPRT, opening books,
-//! replays of logged games and human play. The connector (`bots/connect`) asks the bot
+//! replays of logged games and human play, in the terminal or on a local web page. The connector (`bots/connect`) asks the bot
 //! its turns through [`judge::ask_move`]; the lab (`bots/lab`) builds on the matches.
 
 pub mod book;
@@ -12,3 +12,4 @@ pub mod replay;
 pub mod runner;
 pub mod stats;
 pub mod tournament;
+pub mod web;

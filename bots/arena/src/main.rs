@@ -5,7 +5,7 @@ use arena::book::{book_from_log, parse_book};
 use arena::competitor::CompetitorSpec;
 use arena::games::{ArenaGame, GameName};
 use arena::tournament::{run_match, MatchConfig, Openings};
-use arena::{human, replay, stats, with_game};
+use arena::{human, replay, stats, web, with_game};
 use botzone_games::game::Player;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -63,6 +63,26 @@ enum Command {
         /// The bot's limit per turn (first turn: twice this).
         #[arg(long, default_value_t = 1000)]
         time_ms: u64,
+    },
+    /// A local web page (http://127.0.0.1:PORT/) to replay logged games move by move with
+    /// each answer's value and time, to play against a bot by clicking, and to follow a
+    /// match's log as it grows.
+    Serve {
+        /// A match log written by --log, or a folder of them (`*.jsonl`); repeatable.
+        #[arg(long)]
+        log: Vec<PathBuf>,
+        /// A bot to offer on the play page, as GAME=COMMAND (e.g. `nogo=target/release/nogo
+        /// --engine uct`, `ataxx=uai:./engine`); repeatable. Our three bots beside this
+        /// binary are offered too.
+        #[arg(long)]
+        bot: Vec<String>,
+        /// Where the play page saves games (`played.jsonl`, listed with the logs, and one
+        /// Botzone history per game).
+        #[arg(long, default_value = "arena-played")]
+        save_dir: PathBuf,
+        /// The port on 127.0.0.1 (0: any free one, printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
     },
 }
 
@@ -222,6 +242,22 @@ fn run(cli: Cli) -> Result<(), String> {
             let (mut input, mut output) = (stdin.lock(), stdout.lock());
             with_game!(game, G => human::play::<G>(spec, human, limit, &mut input, &mut output))
                 .map_err(|e| format!("I/O error: {e}"))
+        }
+        Command::Serve { log, bot, save_dir, port } => {
+            let mut bots = bot.iter().map(|b| web::parse_bot(b)).collect::<Result<Vec<_>, _>>()?;
+            for choice in &bots {
+                with_game!(choice.game, G => choice.spec.check::<G>())?;
+            }
+            bots.extend(web::default_bots());
+            for skipped in web::logs::load(&log).skipped {
+                eprintln!("arena serve: skipped {skipped}");
+            }
+            let config = web::ServeConfig { logs: log, bots, save_dir };
+            web::serve(config, port, |addr| {
+                use std::io::Write;
+                println!("serving http://{addr}/ (Ctrl-C to stop)");
+                let _ = std::io::stdout().flush();
+            })
         }
     }
 }

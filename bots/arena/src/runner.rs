@@ -81,6 +81,31 @@ impl Sandbox {
     }
 }
 
+/// The CPUs this process may run on, in order (Linux's `Cpus_allowed_list`), so that a
+/// judge started under `taskset -c 1` puts its sandboxed bots on CPU 1, not on CPU 0 beside
+/// another judge's. Elsewhere, or unreadable: 0..available_parallelism.
+pub fn allowed_cpus() -> Vec<usize> {
+    let listed = std::fs::read_to_string("/proc/self/status").ok().and_then(|status| {
+        let list = status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:"))?;
+        parse_cpu_list(list.trim())
+    });
+    listed
+        .filter(|cpus| !cpus.is_empty())
+        .unwrap_or_else(|| (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect())
+}
+
+/// "0-3,6,8-9" as [0, 1, 2, 3, 6, 8, 9]; `None` if any part is not a number or a range.
+fn parse_cpu_list(list: &str) -> Option<Vec<usize>> {
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        match part.split_once('-') {
+            Some((low, high)) => cpus.extend(low.parse::<usize>().ok()?..=high.parse::<usize>().ok()?),
+            None => cpus.push(part.parse().ok()?),
+        }
+    }
+    Some(cpus)
+}
+
 impl BotSpec {
     /// Splits a shell-style command line (quotes allowed, no shell features).
     pub fn parse(command: &str, keep_running: bool) -> Result<BotSpec, String> {
@@ -492,6 +517,14 @@ pub fn clip(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_lists_as_linux_writes_them() {
+        assert_eq!(parse_cpu_list("1"), Some(vec![1]));
+        assert_eq!(parse_cpu_list("0-3,6,8-9"), Some(vec![0, 1, 2, 3, 6, 8, 9]));
+        assert_eq!(parse_cpu_list("0-x"), None);
+        assert!(!allowed_cpus().is_empty());
+    }
 
     #[test]
     fn output_forms() {

@@ -214,11 +214,11 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     let mut sprt_state = None;
 
     std::thread::scope(|scope| {
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cpus = crate::runner::allowed_cpus();
         for worker in 0..cfg.jobs.max(1) {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
-            let sandbox = cfg.sandbox_mb.map(|memory_mb| Sandbox { cpu: worker % cpus, memory_mb });
+            let sandbox = cfg.sandbox_mb.map(|memory_mb| Sandbox { cpu: cpus[worker % cpus.len()], memory_mb });
             let specs = [cfg.a.sandboxed(sandbox), cfg.b.sandboxed(sandbox)];
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);

@@ -103,6 +103,10 @@ impl Position {
     pub fn untaken_boxes(&self) -> u32 {
         ALL_BOXES & !(self.boxes[0] | self.boxes[1])
     }
+    /// Who took box `b` (5*by + bx), if anyone has.
+    pub fn box_owner(&self, b: usize) -> Option<Player> {
+        Player::BOTH.into_iter().find(|p| self.boxes[p.index()] >> b & 1 != 0)
+    }
     pub fn score(&self, player: Player) -> u32 {
         self.boxes[player.index()].count_ones()
     }
