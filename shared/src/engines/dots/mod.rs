@@ -187,13 +187,9 @@ impl Engine<Position> for Best {
         self.mcts.set_history(moves);
     }
 
-    fn carry(&self, played: Edge, max_bytes: usize) -> Option<Vec<u8>> {
-        self.mcts.carry(played, max_bytes)
-    }
-
-    fn resume(&mut self, carried: &[u8], history: &[Edge], root: &Position) -> Result<(), String> {
-        self.mcts.resume(carried, history, root)
-    }
+    // No `carry`: the MCTS subtree carried in Botzone's `data` to the next afresh turn lost
+    // at 100 ms (83-0-117, -60 [-111, -10] over 200 games) and showed no gain at 1000 ms
+    // (24-0-16, +70 [-58, +222]); see EXPERIMENTS, "Kept running against afresh".
 }
 
 impl Best {

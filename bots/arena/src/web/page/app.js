@@ -266,7 +266,7 @@ function drawGraph() {
     el("text", { x: 4, y: y(value) + 4, "font-size": 11, fill: "#777" }, svg).textContent = label;
   }
   const maxMs = Math.max(1, ...v.frames.map((f) => f.ms || 0));
-  el("text", { x: 4, y: bottom, "font-size": 11, fill: "#777" }, svg).textContent = `${maxMs} ms`;
+  el("text", { x: 4, y: mid + 18, "font-size": 11, fill: "#777" }, svg).textContent = `${maxMs} ms`;
   const paths = { first: "", second: "" };
   v.frames.forEach((f, k) => {
     if (f.turn === null) return;
