@@ -21,27 +21,19 @@ pub trait BoardView: ArenaGame {
     fn counts(&self) -> [u32; 2];
 }
 
-fn side_char(first: bool, second: bool) -> char {
-    match (first, second) {
+/// A square board's rows: `X` where the first player has a piece, `O` the second, `.` none.
+fn stone_rows(size: u8, has: impl Fn(Player, u8, u8) -> bool) -> Vec<String> {
+    let cell = |x, y| match (has(Player::First, x, y), has(Player::Second, x, y)) {
         (true, _) => 'X',
         (_, true) => 'O',
         _ => '.',
-    }
+    };
+    (0..size).map(|y| (0..size).map(|x| cell(x, y)).collect()).collect()
 }
 
 impl BoardView for ataxx::Position {
     fn rows(&self) -> Vec<String> {
-        let [a, b] = Player::BOTH.map(|p| self.pieces(p));
-        (0..7u8)
-            .map(|y| {
-                (0..7u8)
-                    .map(|x| {
-                        let sq = ataxx::Bitboard::square(x, y);
-                        side_char(a.contains(sq), b.contains(sq))
-                    })
-                    .collect()
-            })
-            .collect()
+        stone_rows(7, |p, x, y| self.pieces(p).contains(ataxx::Bitboard::square(x, y)))
     }
     fn counts(&self) -> [u32; 2] {
         Player::BOTH.map(|p| self.pieces(p).count())
@@ -50,17 +42,7 @@ impl BoardView for ataxx::Position {
 
 impl BoardView for nogo::Position {
     fn rows(&self) -> Vec<String> {
-        let [a, b] = Player::BOTH.map(|p| self.stones(p));
-        (0..9u8)
-            .map(|y| {
-                (0..9u8)
-                    .map(|x| {
-                        let p = nogo::Bitboard::point(x, y);
-                        side_char(a.contains(p), b.contains(p))
-                    })
-                    .collect()
-            })
-            .collect()
+        stone_rows(9, |p, x, y| self.stones(p).contains(nogo::Bitboard::point(x, y)))
     }
     fn counts(&self) -> [u32; 2] {
         Player::BOTH.map(|p| self.stones(p).count())
