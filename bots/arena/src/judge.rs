@@ -81,6 +81,14 @@ impl GameRecord {
         })
     }
 
+    /// A game under way as the log writes a game, with no result (see [`crate::live`]).
+    pub fn live_json(&self, game: &str, a: &str, b: &str) -> Value {
+        let mut line = self.to_json(game, a, b);
+        line["result"] = Value::Null;
+        line["score_a"] = Value::Null;
+        line
+    }
+
     /// The answers of a game logged by [`GameRecord::to_json`], the opening's moves first,
     /// in Botzone's JSON form (passes included); a faulted turn's answer is `null`.
     pub fn logged_answers(record: &Value) -> Vec<Value> {
@@ -121,13 +129,15 @@ pub fn random_opening<G: ArenaGame>(plies: usize, rng: &mut fastrand::Rng) -> Ve
 /// How far ahead an opening must leave the game undecided.
 const OPEN_PLIES: u32 = 4;
 
-/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first.
+/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first. `on_turn`
+/// sees the game as it stands after each answer (the live log of `arena serve`).
 pub fn play_game<G: ArenaGame>(
     index: usize,
     specs: [&CompetitorSpec; 2],
     a_first: bool,
     opening: &[G::Move],
     limit: Duration,
+    on_turn: &dyn Fn(&GameRecord),
 ) -> GameRecord {
     let mut t = Transcript::<G>::new();
     for &mv in opening {
@@ -179,6 +189,8 @@ pub fn play_game<G: ArenaGame>(
             Ok((mv, value)) => {
                 t.answer(mv).expect("checked by ask_move");
                 turns.push(Turn { by: side, answer: value, ms, debug });
+                // Under way: no result yet (`GameRecord::live_json` leaves it out).
+                on_turn(&finish(Outcome::Draw, "under way".into(), None, turns.clone(), &bots));
             }
             Err(fault) => {
                 turns.push(Turn { by: side, answer: Value::Null, ms, debug });

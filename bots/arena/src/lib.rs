@@ -9,6 +9,7 @@ pub mod competitor;
 pub mod games;
 pub mod human;
 pub mod judge;
+pub mod live;
 pub mod replay;
 pub mod runner;
 pub mod stats;

@@ -193,6 +193,8 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
         Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
         None => None,
     };
+    let live_log = cfg.log.as_deref().map(crate::live::LiveLog::beside);
+    let live = live_log.as_ref();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
@@ -236,7 +238,13 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
                     }
                     Openings::Book(lines) => lines[pair % lines.len()].clone(),
                 };
-                let record = play_game::<G>(index, [&specs[0], &specs[1]], index % 2 == 0, &opening, cfg.limit);
+                let on_turn = |record: &GameRecord| {
+                    if let Some(live) = live {
+                        live.update(index, Some(record.live_json(G::NAME, &cfg.a_command, &cfg.b_command).to_string()));
+                    }
+                };
+                let (specs, a_first) = ([&specs[0], &specs[1]], index % 2 == 0);
+                let record = play_game::<G>(index, specs, a_first, &opening, cfg.limit, &on_turn);
                 if tx.send(record).is_err() {
                     return;
                 }
@@ -274,6 +282,10 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
             if let Some(log) = log.as_mut() {
                 let line = record.to_json(G::NAME, &cfg.a_command, &cfg.b_command);
                 let _ = writeln!(log, "{line}");
+                let _ = log.flush();
+                if let Some(live) = &live {
+                    live.update(record.index, None);
+                }
             }
             let decided = matches!(sprt_state, Some((_, d, _)) if d != SprtDecision::Continue);
             if let Some(sprt) = cfg.sprt.filter(|_| !decided) {
@@ -307,6 +319,9 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     bar.finish();
     if let Some(mut log) = log {
         log.flush()?;
+    }
+    if let Some(live) = live {
+        live.close();
     }
     let [a, b] = figures;
     let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));

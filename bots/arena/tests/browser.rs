@@ -152,6 +152,32 @@ async fn replay_each_game_to_its_end(c: &Client, served: &Served, dir: &Path) ->
     Ok(())
 }
 
+/// A game under way (as `LOG.live.jsonl` holds it) is listed, followed as it grows while
+/// the view is at its last turn, and shown finished once its line is in the log.
+async fn follow_a_game_under_way(c: &Client, dir: &Path) -> Result<()> {
+    let record: Value = serde_json::from_str(std::fs::read_to_string(dir.join("nogo.jsonl"))?.trim())?;
+    let under_way = |turns: usize| {
+        let mut r = record.clone();
+        r["moves"] = json!(r["moves"].as_array().unwrap()[..turns]);
+        r["result"] = Value::Null;
+        format!("{r}\n")
+    };
+    std::fs::write(dir.join("zz.live.jsonl"), under_way(5))?;
+    click(c, "#watch").await?;
+    wait_for(c, "document.querySelectorAll('#games li').length === 4", "the game under way").await?;
+    assert!(text(c, "games").await?.contains("under way, 5 turns"));
+    click(c, "#games li[data-id='3']").await?;
+    wait_for(c, "document.getElementById('slider').max === '5'", "the game under way").await?;
+    click(c, "#last").await?;
+    std::fs::write(dir.join("zz.live.jsonl"), under_way(10))?;
+    wait_for(c, "document.getElementById('slider').value === '10'", "the next turns").await?;
+    std::fs::remove_file(dir.join("zz.live.jsonl"))?;
+    std::fs::write(dir.join("zz.jsonl"), format!("{record}\n"))?;
+    wait_for(c, "document.getElementById('result').textContent.startsWith('result: ')", "the result").await?;
+    click(c, "#watch").await?;
+    Ok(())
+}
+
 /// Clicks one legal move (Ataxx: a piece, then one of its targets).
 async fn click_a_legal_move(c: &Client, game: &str) -> Result<()> {
     if game != "ataxx" {
@@ -256,6 +282,7 @@ fn the_page_replays_and_plays_each_game_in_chromium() -> Result<()> {
             .await?;
         let outcome = async {
             replay_each_game_to_its_end(&client, &served, &dir).await?;
+            follow_a_game_under_way(&client, &dir).await?;
             play_each_game_by_clicking(&client, &served, &dir).await
         }
         .await;

@@ -51,6 +51,11 @@ pub fn log_files(paths: &[PathBuf]) -> Vec<PathBuf> {
             files.extend(inside);
         } else {
             files.push(path.clone());
+            // The games under way of a match writing this log (see `crate::live`).
+            let live = crate::live::live_path(path);
+            if !crate::live::is_live(path) && live.is_file() {
+                files.push(live);
+            }
         }
     }
     files
@@ -111,6 +116,11 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
         let files = log_files(std::slice::from_ref(&dir));
         assert_eq!(files, vec![dir.join("a.jsonl"), dir.join("b.jsonl")]);
+        // A log given by name brings its live sibling (games under way), once.
+        std::fs::write(dir.join("b.live.jsonl"), "{\"game_type\":\"nogo\",\"moves\":[]}\n").unwrap();
+        assert_eq!(log_files(&[dir.join("b.jsonl")]), vec![dir.join("b.jsonl"), dir.join("b.live.jsonl")]);
+        assert_eq!(log_files(&[dir.join("b.live.jsonl")]), vec![dir.join("b.live.jsonl")]);
+        std::fs::remove_file(dir.join("b.live.jsonl")).unwrap();
         let logs = load(&[dir.clone(), dir.join("gone.jsonl")]);
         assert_eq!(logs.games.len(), 1);
         assert_eq!(logs.skipped.len(), 1);

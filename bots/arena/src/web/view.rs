@@ -152,6 +152,7 @@ fn frames<G: BoardView>(record: &Value, game_type: &str) -> Result<Value, String
         frames.push(frame);
     }
     Ok(json!({
+        "game": record["game"],
         "game_type": game_type,
         "players": record["players"],
         "result": record["result"],

@@ -186,6 +186,19 @@ async function loadGames() {
   const skipped = $("skipped");
   skipped.replaceChildren(...data.skipped.map((s) => Object.assign(document.createElement("li"), { textContent: s })));
   $("skipped-box").hidden = data.skipped.length === 0;
+  if ($("watch").checked) await followOpenGame();
+}
+
+// Following: the open game, if it was under way, is read again; at its last turn the view
+// stays at the last turn. A game that ended has moved from LOG.live.jsonl to LOG.
+async function followOpenGame() {
+  const v = replay.view;
+  if (!v || v.result !== null || replay.timer) return;
+  const same = (g) => g.game === v.game && (g.file === v.file || g.file === v.file.replace(/\.live\.jsonl$/, ".jsonl"));
+  const found = replay.games.find((g) => same(g) && g.result !== null) || replay.games.find(same);
+  if (!found) return;
+  const atEnd = replay.at === v.frames.length - 1;
+  await openGame(found.id, atEnd ? Number.MAX_SAFE_INTEGER : replay.at);
 }
 
 function renderGameList() {
@@ -196,7 +209,7 @@ function renderGameList() {
     const li = document.createElement("li");
     li.dataset.id = g.id;
     if (g.id === replay.id) li.className = "selected";
-    const result = g.result === "draw" ? "draw" : g.result ? `${g.result} won` : "unfinished";
+    const result = g.result === "draw" ? "draw" : g.result ? `${g.result} won` : "under way";
     li.innerHTML = `<b>${NAMES[g.game_type] || g.game_type}</b> ${escapeHtml(shortName(g.players.first))} vs ${escapeHtml(shortName(g.players.second))}` +
       `<br>${result}, ${g.moves} turns${g.fault ? ' <span class="fault">fault</span>' : ""}` +
       `<br><span class="where">${escapeHtml(g.file)}:${g.line}</span>`;
