@@ -40,7 +40,7 @@ impl<G: BotzoneGame> Session<G> {
         Ok(())
     }
 
-    pub(crate) fn replay(answers: &[Option<G::Move>]) -> Self {
+    fn replay(answers: &[Option<G::Move>]) -> Self {
         let mut s = Session::new();
         for &a in answers {
             s.answer(a).expect("answers were legal when given");
@@ -68,7 +68,7 @@ impl<G: BotzoneGame> Session<G> {
     }
 
     /// Rebuilds from a Botzone history: its moves replayed with the passes they imply.
-    pub(crate) fn load(text: &str) -> Result<Self, String> {
+    fn load(text: &str) -> Result<Self, String> {
         let m = Match::<G>::from_text(text).map_err(|e| e.to_string())?;
         let mut s = Session::new();
         for &mv in &m.moves {
