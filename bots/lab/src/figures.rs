@@ -185,8 +185,16 @@ struct EloPoint {
     high: f64,
 }
 
-fn parse_elo(csv: &str) -> Result<BTreeMap<String, BTreeMap<String, Vec<EloPoint>>>, String> {
-    let mut games: BTreeMap<String, BTreeMap<String, Vec<EloPoint>>> = BTreeMap::new();
+/// One line of the Elo log: its game, its series and the match.
+struct EloRow {
+    game: String,
+    series: String,
+    point: EloPoint,
+}
+
+/// The Elo log's matches in the order measured (the CSV's order).
+fn parse_elo(csv: &str) -> Result<Vec<EloRow>, String> {
+    let mut rows = Vec::new();
     for (n, l) in data_lines(csv, ELO_CSV_HEADER)? {
         let bad = || format!("line {n}: {l}");
         let f: Vec<&str> = l.split(',').collect();
@@ -201,69 +209,214 @@ fn parse_elo(csv: &str) -> Result<BTreeMap<String, BTreeMap<String, Vec<EloPoint
             (number(elo)?, number(low)?, number(high)?)
         };
         let time_ms = time_ms.parse().map_err(|_| bad())?;
-        let point = EloPoint { time_ms, elo, low, high };
-        games.entry(game.to_string()).or_default().entry(series.to_string()).or_default().push(point);
+        rows.push(EloRow { game: game.into(), series: series.into(), point: EloPoint { time_ms, elo, low, high } });
     }
-    Ok(games)
+    Ok(rows)
 }
 
-/// Writes `DIR/elo_GAME.svg` for each game in the Elo log's CSV: each series' Elo with its
-/// 95% interval against the time per move (log scale), ±1200 meaning no game lost or won.
+/// The sparring partners: a series against one of them belongs to that engine's history.
+const EXTERNAL_ENGINES: [&str; 3] = ["Zataxx", "HaHaNoGo", "Dabble"];
+
+/// Most series a figure draws: more cannot be told apart.
+const MAX_SERIES: usize = 8;
+
+/// Each game's Elo log as figures that answer one question each, legends beside the plot:
+/// `elo_GAME.svg`, the series measured at several times per move, Elo against the time;
+/// `elo_GAME_features.svg`, every match measured at one time (a feature against the bot
+/// without it, mostly), one row each; `elo_GAME_vs_ENGINE.svg`, every match against a
+/// sparring partner in the order measured, by time per move. ±1200: no game lost or won.
 pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let games = parse_elo(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let rows = parse_elo(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut written = Vec::new();
-    for (game, series) in &games {
-        let path = dir.join(format!("elo_{game}.svg"));
-        let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-        let root = SVGBackend::new(&path, (860, 520)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{game}: Elo of A against B by time per move (95% intervals)"), ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d((60.0..1600.0).log_scale(), -1250.0..1250.0)
-            .map_err(|e| err(&e))?;
-        chart
-            .configure_mesh()
-            .light_line_style(TRANSPARENT)
-            .x_labels(8)
-            .x_label_formatter(&|ms| format!("{ms:.0}"))
-            .y_label_formatter(&|elo| format!("{elo:+.0}"))
-            .x_desc("time per move (ms, log scale)")
-            .y_desc("Elo (A vs B)")
-            .draw()
-            .map_err(|e| err(&e))?;
-        chart.draw_series(LineSeries::new([(60.0, 0.0), (1600.0, 0.0)], BLACK.mix(0.3))).map_err(|e| err(&e))?;
-        for (i, (label, points)) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            // Series measured at the same times would hide each other's bars: each is
-            // nudged sideways by a few percent of the time.
-            let nudge = 1.0 + 0.025 * (i as f64 - series.len() as f64 / 2.0);
-            let mut line: Vec<(f64, f64)> = points.iter().map(|p| (p.time_ms * nudge, p.elo)).collect();
-            line.sort_by(|a, b| a.0.total_cmp(&b.0));
-            chart
-                .draw_series(LineSeries::new(line, color.stroke_width(2)))
-                .map_err(|e| err(&e))?
-                .label(label.as_str())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
-            let bars = points.iter().map(|p| ErrorBar::new_vertical(p.time_ms * nudge, p.low, p.elo, p.high, color, 6));
-            chart.draw_series(bars).map_err(|e| err(&e))?;
-            let dots = points.iter().map(|p| Circle::new((p.time_ms * nudge, p.elo), 3, color.filled()));
-            chart.draw_series(dots).map_err(|e| err(&e))?;
+    let games: Vec<&str> = rows.iter().fold(Vec::new(), |mut games, r| {
+        if !games.contains(&r.game.as_str()) {
+            games.push(&r.game);
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerLeft)
-            .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
-        written.push(path.clone());
+        games
+    });
+    let mut written = Vec::new();
+    for game in games {
+        let of_game: Vec<&EloRow> = rows.iter().filter(|r| r.game == game).collect();
+        let engine_of = |r: &EloRow| EXTERNAL_ENGINES.into_iter().find(|e| r.series.contains(e));
+        let mut by_series: BTreeMap<&str, Vec<&EloPoint>> = BTreeMap::new();
+        for r in of_game.iter().filter(|r| engine_of(r).is_none()) {
+            by_series.entry(&r.series).or_default().push(&r.point);
+        }
+        let (by_time, single): (BTreeMap<_, _>, BTreeMap<_, _>) = by_series.into_iter().partition(|(_, p)| p.len() > 1);
+        if !by_time.is_empty() {
+            let path = dir.join(format!("elo_{game}.svg"));
+            draw_elo_by_time(&path, game, &by_time)?;
+            written.push(path);
+        }
+        let features: Vec<&EloRow> = of_game
+            .iter()
+            .copied()
+            .filter(|r| engine_of(r).is_none() && single.contains_key(r.series.as_str()))
+            .collect();
+        if !features.is_empty() {
+            let path = dir.join(format!("elo_{game}_features.svg"));
+            draw_elo_features(&path, game, &features)?;
+            written.push(path);
+        }
+        for engine in EXTERNAL_ENGINES {
+            let history: Vec<&EloRow> = of_game.iter().copied().filter(|r| engine_of(r) == Some(engine)).collect();
+            if !history.is_empty() {
+                let path = dir.join(format!("elo_{game}_vs_{}.svg", engine.to_lowercase()));
+                draw_elo_history(&path, game, engine, &history)?;
+                written.push(path);
+            }
+        }
     }
     Ok(written)
+}
+
+fn svg_error(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
+}
+
+/// A legend in its own area beside the plot: one short line and label per series.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    items: &[(String, RGBAColor)],
+) -> Result<(), String> {
+    for (i, (label, color)) in items.iter().enumerate() {
+        let y = 40 + 22 * i as i32;
+        let line = PathElement::new([(4, y), (24, y)], color.stroke_width(3));
+        area.draw(&line).map_err(|e| format!("{e:?}"))?;
+        area.draw(&Text::new(label.clone(), (30, y - 7), ("sans-serif", 13))).map_err(|e| format!("{e:?}"))?;
+    }
+    Ok(())
+}
+
+fn draw_elo_by_time(path: &Path, game: &str, series: &BTreeMap<&str, Vec<&EloPoint>>) -> Result<(), String> {
+    let err = svg_error(path);
+    if series.len() > MAX_SERIES {
+        return Err(err(&format!("{} series: at most {MAX_SERIES} fit one figure", series.len())));
+    }
+    let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (plot, legend) = root.split_horizontally(600);
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(format!("{game}: Elo of A against B by time per move"), ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((60.0..1600.0).log_scale(), -1250.0..1250.0)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_labels(8)
+        .x_label_formatter(&|ms| format!("{ms:.0}"))
+        .y_label_formatter(&|elo| format!("{elo:+.0}"))
+        .x_desc("time per move (ms, log scale)")
+        .y_desc("Elo (A vs B), 95% interval")
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new([(60.0, 0.0), (1600.0, 0.0)], BLACK.mix(0.3))).map_err(|e| err(&e))?;
+    let mut items = Vec::new();
+    for (i, (label, points)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        // Series measured at the same times would hide each other's bars: each is nudged
+        // sideways by a few percent of the time.
+        let nudge = 1.0 + 0.025 * (i as f64 - series.len() as f64 / 2.0);
+        let mut line: Vec<(f64, f64)> = points.iter().map(|p| (p.time_ms * nudge, p.elo)).collect();
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart.draw_series(LineSeries::new(line, color.stroke_width(2))).map_err(|e| err(&e))?;
+        let bars = points.iter().map(|p| ErrorBar::new_vertical(p.time_ms * nudge, p.low, p.elo, p.high, color, 6));
+        chart.draw_series(bars).map_err(|e| err(&e))?;
+        let dots = points.iter().map(|p| Circle::new((p.time_ms * nudge, p.elo), 3, color.filled()));
+        chart.draw_series(dots).map_err(|e| err(&e))?;
+        items.push((label.to_string(), color));
+    }
+    draw_legend(&legend, &items).map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// One row per match, its Elo and interval as a horizontal bar: no legend needed.
+fn draw_elo_features(path: &Path, game: &str, rows: &[&EloRow]) -> Result<(), String> {
+    let err = svg_error(path);
+    let n = rows.len() as i32;
+    let root = SVGBackend::new(path, (1000, 90 + 22 * rows.len() as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    // The rows' own span (features are worth tens of Elo, not a thousand), zero included.
+    let low = rows.iter().map(|r| r.point.low).fold(0.0, f64::min);
+    let high = rows.iter().map(|r| r.point.high).fold(0.0, f64::max);
+    let x_range = (low - 25.0).max(-1250.0)..(high + 25.0).min(1250.0);
+    let labels: Vec<String> = rows.iter().map(|r| format!("{} ({} ms)", r.series, r.point.time_ms)).collect();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(format!("{game}: matches measured at one time per move (Elo of A vs B, 95%)"), ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(480)
+        .build_cartesian_2d(x_range, -1..n)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .y_labels(rows.len() + 2)
+        // Row 0 at the top: the first match measured.
+        .y_label_formatter(&|&y| if (0..n).contains(&y) { labels[(n - 1 - y) as usize].clone() } else { String::new() })
+        .x_label_formatter(&|elo| format!("{elo:+.0}"))
+        .x_desc("Elo (A vs B)")
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new([(0.0, -1), (0.0, n)], BLACK.mix(0.3))).map_err(|e| err(&e))?;
+    let color = BLUE.to_rgba();
+    for (i, r) in rows.iter().enumerate() {
+        let y = n - 1 - i as i32;
+        let p = &r.point;
+        chart.draw_series([ErrorBar::new_horizontal(y, p.low, p.elo, p.high, color, 6)]).map_err(|e| err(&e))?;
+        chart.draw_series([Circle::new((p.elo, y), 3, color.filled())]).map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
+}
+
+/// Every match against one sparring partner in the order measured, a line per time.
+fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&EloRow]) -> Result<(), String> {
+    let err = svg_error(path);
+    let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (plot, legend) = root.split_horizontally(800);
+    let n = rows.len() as f64;
+    let mut chart = ChartBuilder::on(&plot)
+        .caption(format!("{game} against {engine}: every match in the order measured"), ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..n + 1.0, -1250.0..1250.0)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_label_formatter(&|k| format!("{k:.0}"))
+        .y_label_formatter(&|elo| format!("{elo:+.0}"))
+        .x_desc("match (shared/figures/elo_log.csv order: oldest first)")
+        .y_desc("Elo (ours vs engine), 95% interval")
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart.draw_series(LineSeries::new([(0.0, 0.0), (n + 1.0, 0.0)], BLACK.mix(0.3))).map_err(|e| err(&e))?;
+    let mut times: Vec<f64> = rows.iter().map(|r| r.point.time_ms).collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    let mut items = Vec::new();
+    for (i, &time) in times.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let points: Vec<(f64, &EloPoint)> = (rows.iter().enumerate())
+            .filter(|(_, r)| r.point.time_ms == time)
+            .map(|(k, r)| (k as f64 + 1.0, &r.point))
+            .collect();
+        let line: Vec<(f64, f64)> = points.iter().map(|&(x, p)| (x, p.elo)).collect();
+        chart.draw_series(LineSeries::new(line, color.stroke_width(1))).map_err(|e| err(&e))?;
+        let bars = points.iter().map(|&(x, p)| ErrorBar::new_vertical(x, p.low, p.elo, p.high, color, 6));
+        chart.draw_series(bars).map_err(|e| err(&e))?;
+        chart
+            .draw_series(points.iter().map(|&(x, p)| Circle::new((x, p.elo), 3, color.filled())))
+            .map_err(|e| err(&e))?;
+        items.push((format!("{time} ms per move"), color));
+    }
+    draw_legend(&legend, &items).map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
 }
 
 /// Every figure whose CSV is in `dir` (`mmcts_paper.csv`, `parallel.csv`,
@@ -320,9 +473,10 @@ mod tests {
     #[test]
     fn the_elo_log_computes_a_missing_interval_and_rejects_a_short_line() {
         let text = format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,\nnogo,A vs B,1000,4,0,16,-241,-1200,-70\n");
-        let games = parse_elo(&text).unwrap();
-        let points = &games["nogo"]["A vs B"];
-        assert_eq!(points.len(), 2);
+        let rows = parse_elo(&text).unwrap();
+        let points: Vec<&EloPoint> = rows.iter().map(|r| &r.point).collect();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.game == "nogo" && r.series == "A vs B"));
         // 75% is +191 Elo; the trinomial interval lies around it, above zero.
         assert!((points[0].elo - 190.8).abs() < 0.5, "{}", points[0].elo);
         assert!(points[0].low > 0.0 && points[0].high > points[0].elo);
@@ -337,6 +491,15 @@ mod tests {
         assert_eq!(files, vec![dir.join("parallel_match.svg"), dir.join("elo_nogo.svg")]);
         assert!(std::fs::read_to_string(&files[0]).unwrap().contains("dots, 100 iterations per worker"));
         assert!(std::fs::read_to_string(&files[1]).unwrap().contains("A vs B"));
+        // A match at one time goes to the features figure, one against a sparring partner
+        // to that engine's history.
+        let more = format!("{text}nogo,feature vs without,100,12,0,8,,,\nnogo,A vs HaHaNoGo,1000,6,0,4,,,\n");
+        std::fs::write(dir.join("elo_log.csv"), more).unwrap();
+        let files = draw_elo(&dir.join("elo_log.csv"), &dir).unwrap();
+        let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into()).collect();
+        assert_eq!(names, ["elo_nogo.svg", "elo_nogo_features.svg", "elo_nogo_vs_hahanogo.svg"]);
+        assert!(std::fs::read_to_string(&files[1]).unwrap().contains("feature vs without (100 ms)"));
+        assert!(std::fs::read_to_string(&files[2]).unwrap().contains("1000 ms per move"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
