@@ -83,6 +83,9 @@ enum Command {
         /// The port on 127.0.0.1 (0: any free one, printed).
         #[arg(long, default_value_t = 8080)]
         port: u16,
+        /// The figures page's folder of SVG figures.
+        #[arg(long, default_value = "shared/figures")]
+        figures: PathBuf,
     },
 }
 
@@ -243,7 +246,7 @@ fn run(cli: Cli) -> Result<(), String> {
             with_game!(game, G => human::play::<G>(spec, human, limit, &mut input, &mut output))
                 .map_err(|e| format!("I/O error: {e}"))
         }
-        Command::Serve { log, bot, save_dir, port } => {
+        Command::Serve { log, bot, save_dir, port, figures } => {
             let mut bots = bot.iter().map(|b| web::parse_bot(b)).collect::<Result<Vec<_>, _>>()?;
             for choice in &bots {
                 with_game!(choice.game, G => choice.spec.check::<G>())?;
@@ -252,7 +255,8 @@ fn run(cli: Cli) -> Result<(), String> {
             for skipped in web::logs::load(&log).skipped {
                 eprintln!("arena serve: skipped {skipped}");
             }
-            let config = web::ServeConfig { logs: log, bots, save_dir };
+            let figures = figures.is_dir().then_some(figures);
+            let config = web::ServeConfig { logs: log, bots, save_dir, figures };
             web::serve(config, port, |addr| {
                 use std::io::Write;
                 println!("serving http://{addr}/ (Ctrl-C to stop)");

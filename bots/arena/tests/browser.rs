@@ -68,6 +68,7 @@ fn write_logs(dir: &Path) {
 fn serve(dir: &Path) -> Served {
     let mut command = Command::new(ARENA);
     command.args(["serve", "--port", "0", "--log"]).arg(dir).arg("--save-dir").arg(dir.join("saved"));
+    command.arg("--figures").arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/figures"));
     for game in GAMES {
         command.args(["--bot", &format!("{game}={}", random_bot(game))]);
     }
@@ -224,6 +225,12 @@ async fn play_each_game_by_clicking(c: &Client, served: &Served, dir: &Path) -> 
         click(c, "#play-save").await?;
         wait_for(c, "document.getElementById('play-saved').textContent.startsWith('saved: ')", "save").await?;
     }
+    // The figures page shows the experiments' figures as images that load.
+    click(c, "#tab-figures").await?;
+    let loaded =
+        "[...document.querySelectorAll('#figure-list img')].filter((i) => i.complete && i.naturalWidth > 0).length";
+    wait_for(c, &format!("{loaded} >= 3"), "the figures").await?;
+    screenshot(c, "figures").await?;
     let played = std::fs::read_to_string(dir.join("saved/played.jsonl"))?;
     assert_eq!(played.lines().count(), 3);
     Ok(())

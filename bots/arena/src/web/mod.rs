@@ -5,7 +5,8 @@
 //! Routes: `/` the page; `/api/games` the logged games (re-read each time: a running
 //! match's log shows its new games); `/api/games/N` one game's frames; `/api/bots` the
 //! bots one may play; `POST /api/play` a new game, `/api/play/N` its state, `POST
-//! /api/play/N/move|undo|save`. Anything else is 404.
+//! /api/play/N/move|undo|save`; `/api/figures` and `/figures/NAME.svg` the experiments'
+//! figures (`--figures`). Anything else is 404.
 
 pub mod logs;
 pub mod play;
@@ -39,6 +40,8 @@ pub struct ServeConfig {
     /// Where the play page saves games: `played.jsonl` (a log the replay page lists) and
     /// one Botzone history per saved game.
     pub save_dir: PathBuf,
+    /// The experiments' figures the figures page shows (`*.svg`), if any.
+    pub figures: Option<PathBuf>,
 }
 
 /// An HTTP answer before it is sent.
@@ -112,6 +115,8 @@ impl Server {
                 self.with_play(n, |g| if g.undo() { Ok(g.state()) } else { Err("nothing to undo".into()) })
             }
             ("POST", ["api", "play", n, "save"]) => self.save(n),
+            ("GET", ["api", "figures"]) => self.figure_list(),
+            ("GET", ["figures", name]) => self.figure(name),
             _ => Reply::error(404, format!("no such page: {method} {path}")),
         }
     }
@@ -155,6 +160,30 @@ impl Server {
                 Reply::json(v)
             }
             Err(e) => Reply::error(422, format!("{} line {}: {e}", game.file.display(), game.line)),
+        }
+    }
+
+    fn figure_names(&self) -> Vec<String> {
+        let Some(dir) = &self.config.figures else { return Vec::new() };
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+            .unwrap_or_default();
+        names.retain(|n| n.ends_with(".svg"));
+        names.sort();
+        names
+    }
+
+    fn figure_list(&self) -> Reply {
+        Reply::json(json!({"figures": self.figure_names()}))
+    }
+
+    /// A figure by its file name, only one of those listed (no path reaches anything else).
+    fn figure(&self, name: &str) -> Reply {
+        let listed = self.figure_names().into_iter().any(|n| n == name);
+        let dir = self.config.figures.as_ref().filter(|_| listed);
+        match dir.map(|d| std::fs::read_to_string(d.join(name))) {
+            Some(Ok(svg)) => Reply { status: 200, content_type: "image/svg+xml", body: svg },
+            _ => Reply::error(404, format!("no figure {name}")),
         }
     }
 
@@ -287,7 +316,15 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("m.jsonl"), text).unwrap();
         let bot = parse_bot("nogo=fakebot").unwrap();
-        let config = ServeConfig { logs: vec![dir.join("m.jsonl")], bots: vec![bot], save_dir: dir.join("saved") };
+        std::fs::create_dir_all(dir.join("figures")).unwrap();
+        std::fs::write(dir.join("figures/elo_x.svg"), "<svg/>").unwrap();
+        std::fs::write(dir.join("secret.svg"), "<svg>secret</svg>").unwrap();
+        let config = ServeConfig {
+            logs: vec![dir.join("m.jsonl")],
+            bots: vec![bot],
+            save_dir: dir.join("saved"),
+            figures: Some(dir.join("figures")),
+        };
         (Server::new(config), dir)
     }
 
@@ -312,7 +349,14 @@ mod tests {
             .ends_with("m.jsonl line 2: not JSON: expected value at line 1 column 1"));
         let game: Value = serde_json::from_str(&server.respond("GET", "/api/games/0", "").body).unwrap();
         assert_eq!(game["frames"].as_array().unwrap().len(), 2);
-        for bad in ["/api/games/1", "/api/games/x", "/../../etc/passwd", "/app.js/x", "/api/play/9"] {
+        let figures: Value = serde_json::from_str(&server.respond("GET", "/api/figures", "").body).unwrap();
+        assert_eq!(figures["figures"], json!(["elo_x.svg"]));
+        let svg = server.respond("GET", "/figures/elo_x.svg", "");
+        assert_eq!((svg.status, svg.content_type, svg.body.as_str()), (200, "image/svg+xml", "<svg/>"));
+        for bad in ["/api/games/1", "/api/games/x", "/../../etc/passwd", "/app.js/x", "/api/play/9"]
+            .into_iter()
+            .chain(["/figures/..%2Fsecret.svg", "/figures/../secret.svg", "/figures/secret.svg", "/figures/"])
+        {
             assert_eq!(server.respond("GET", bad, "").status, 404, "{bad}");
         }
         assert_eq!(server.respond("DELETE", "/", "").status, 404);

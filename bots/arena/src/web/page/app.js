@@ -408,8 +408,20 @@ function renderPlay(updateStatus) {
 
 function switchTab(name) {
   for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.tab === name);
-  $("replay").hidden = name !== "replay";
-  $("play").hidden = name !== "play";
+  for (const page of ["replay", "play", "figures"]) $(page).hidden = name !== page;
+  if (name === "figures") loadFigures();
+}
+
+async function loadFigures() {
+  const data = await api("/api/figures");
+  const list = $("figure-list");
+  if (data.figures.length === 0) list.textContent = "no figures: start the server with --figures DIR";
+  else list.replaceChildren(...data.figures.map((name) => {
+    const figure = document.createElement("figure");
+    const img = Object.assign(document.createElement("img"), { src: `/figures/${name}`, alt: name });
+    figure.append(img, Object.assign(document.createElement("figcaption"), { textContent: name }));
+    return figure;
+  }));
 }
 
 document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => switchTab(tab.dataset.tab)));
