@@ -129,15 +129,16 @@ pub fn random_opening<G: ArenaGame>(plies: usize, rng: &mut fastrand::Rng) -> Ve
 /// How far ahead an opening must leave the game undecided.
 const OPEN_PLIES: u32 = 4;
 
-/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first. `on_turn`
-/// sees the game as it stands after each answer (the live log of `arena serve`).
+/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first. `on_turn`,
+/// if any, sees the game as it stands after each answer (the live log of `arena serve`);
+/// without it no record is built before the game ends.
 pub fn play_game<G: ArenaGame>(
     index: usize,
     specs: [&CompetitorSpec; 2],
     a_first: bool,
     opening: &[G::Move],
     limit: Duration,
-    on_turn: &dyn Fn(&GameRecord),
+    on_turn: Option<&dyn Fn(&GameRecord)>,
 ) -> GameRecord {
     let mut t = Transcript::<G>::new();
     for &mv in opening {
@@ -189,8 +190,10 @@ pub fn play_game<G: ArenaGame>(
             Ok((mv, value)) => {
                 t.answer(mv).expect("checked by ask_move");
                 turns.push(Turn { by: side, answer: value, ms, debug });
-                // Under way: no result yet (`GameRecord::live_json` leaves it out).
-                on_turn(&finish(Outcome::Draw, "under way".into(), None, turns.clone(), &bots));
+                if let Some(on_turn) = on_turn {
+                    // Under way: no result yet (`GameRecord::live_json` leaves it out).
+                    on_turn(&finish(Outcome::Draw, "under way".into(), None, turns.clone(), &bots));
+                }
             }
             Err(fault) => {
                 turns.push(Turn { by: side, answer: Value::Null, ms, debug });

@@ -6,7 +6,6 @@
 use crate::games::GameName;
 use crate::with_game;
 use botzone_games::botzone::{BotzoneGame, Transcript};
-use clap::ValueEnum;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
@@ -73,8 +72,8 @@ pub fn replay(log: &str, index: Option<usize>) -> Result<Replay, String> {
         let this = record["game"].as_u64().map(|g| g as usize);
         if index.is_none() || this == index {
             let game_type = record["game_type"].as_str().unwrap_or("");
-            let game = GameName::from_str(game_type, false)
-                .map_err(|_| format!("line {}: unknown game_type {game_type:?}", n + 1))?;
+            let game =
+                GameName::from_name(game_type).ok_or(format!("line {}: unknown game_type {game_type:?}", n + 1))?;
             return with_game!(game, G => render::<G>(&record));
         }
         seen += 1;

@@ -239,12 +239,12 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
                     Openings::Book(lines) => lines[pair % lines.len()].clone(),
                 };
                 let on_turn = |record: &GameRecord| {
-                    if let Some(live) = live {
-                        live.update(index, Some(record.live_json(G::NAME, &cfg.a_command, &cfg.b_command).to_string()));
-                    }
+                    let line = record.live_json(G::NAME, &cfg.a_command, &cfg.b_command).to_string();
+                    live.expect("only called with a live log").update(index, Some(line));
                 };
+                let on_turn = live.map(|_| &on_turn as &dyn Fn(&GameRecord));
                 let (specs, a_first) = ([&specs[0], &specs[1]], index % 2 == 0);
-                let record = play_game::<G>(index, specs, a_first, &opening, cfg.limit, &on_turn);
+                let record = play_game::<G>(index, specs, a_first, &opening, cfg.limit, on_turn);
                 if tx.send(record).is_err() {
                     return;
                 }

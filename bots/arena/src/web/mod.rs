@@ -14,6 +14,7 @@ pub mod view;
 
 use crate::competitor::CompetitorSpec;
 use crate::games::GameName;
+use crate::runner::BotSpec;
 use botzone_games::game::Player;
 use play::{BotChoice, PlayGame};
 use serde_json::{json, Value};
@@ -266,8 +267,8 @@ pub fn default_bots() -> Vec<BotChoice> {
         .into_iter()
         .filter_map(|game| {
             let path = dir.join(game.name());
-            let command = path.to_str()?.to_string();
-            let spec = CompetitorSpec::parse(&shlex::try_quote(&command).ok()?, false).ok()?;
+            let argv = vec![path.to_str()?.to_string()];
+            let spec = CompetitorSpec::Botzone(BotSpec { argv, keep_running: false, sandbox: None });
             path.is_file().then(|| BotChoice { game, label: format!("{} (ours, default engine)", game.name()), spec })
         })
         .collect()

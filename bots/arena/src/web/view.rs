@@ -82,11 +82,12 @@ fn edge_char(drawn: bool) -> char {
     }
 }
 
-/// The board part of a frame: rows, counts, whose turn, legal moves (empty once over).
-pub fn board_json<G: BoardView>(t: &Transcript<G>) -> Value {
+/// The board part of a frame: rows, counts, whose turn, and with `legal` the legal moves
+/// (empty once over; only the play page's last frame needs them).
+pub fn board_json<G: BoardView>(t: &Transcript<G>, legal: bool) -> Value {
     let game = t.game();
     let mut moves = Vec::new();
-    if game.outcome().is_none() && !t.must_pass() {
+    if legal && game.outcome().is_none() && !t.must_pass() {
         game.legal_moves(&mut moves);
         moves.retain(|&mv| t.check(Some(mv)).is_ok());
     }
@@ -112,7 +113,8 @@ pub fn first_player_value(debug: &str, mover: Player) -> Option<f64> {
 }
 
 /// A logged game (one line of an arena log) as the page's frames: frame 0 the position
-/// after the opening, frame k + 1 the position after turn k.
+/// after the opening, frame k + 1 the position after turn k; the last frame lists the
+/// legal moves.
 pub fn game_view(record: &Value) -> Result<Value, String> {
     let game_type = record["game_type"].as_str().unwrap_or("");
     let game = GameName::from_name(game_type).ok_or(format!("unknown game_type {game_type:?}"))?;
@@ -130,7 +132,7 @@ fn frames<G: BoardView>(record: &Value, game_type: &str) -> Result<Value, String
         t.answer(Some(mv.ok_or(format!("opening move {k} is a pass"))?))
             .map_err(|e| format!("opening move {k}: {e}"))?;
     }
-    let mut frames = vec![json!({"turn": null, "board": board_json(&t)})];
+    let mut frames = vec![json!({"turn": null, "board": board_json(&t, false)})];
     for (k, turn) in record["moves"].as_array().cloned().unwrap_or_default().iter().enumerate() {
         let mover = t.asked();
         let debug = turn["debug"].as_str().unwrap_or("");
@@ -148,9 +150,10 @@ fn frames<G: BoardView>(record: &Value, game_type: &str) -> Result<Value, String
             frame["pass"] = json!(mv.is_none());
             t.answer(mv).map_err(|e| format!("turn {k}: {e}"))?;
         }
-        frame["board"] = board_json(&t);
+        frame["board"] = board_json(&t, false);
         frames.push(frame);
     }
+    frames.last_mut().expect("frame 0 at least")["board"] = board_json(&t, true);
     Ok(json!({
         "game": record["game"],
         "game_type": game_type,
@@ -231,7 +234,12 @@ mod tests {
         assert_eq!(frames[2]["board"]["counts"], json!([2, 1]));
         assert_eq!(frames[3]["fault"], true);
         assert_eq!(frames[3]["board"]["rows"], frames[2]["board"]["rows"]);
-        let legal = frames[0]["board"]["legal"].as_array().unwrap().len();
+        // Only the last frame lists the legal moves: frame 0 is the last of the opening alone.
+        assert_eq!(frames[0]["board"]["legal"], json!([]));
+        let mut opening_only = record.clone();
+        opening_only["moves"] = json!([]);
+        let view = game_view(&opening_only).unwrap();
+        let legal = view["frames"][0]["board"]["legal"].as_array().unwrap().len();
         assert_eq!(legal, 80, "every empty point is legal for the second player's first move");
     }
 

@@ -353,8 +353,9 @@ async function newGame(event) {
   renderPlay(true);
 }
 
-async function sendMove(move) {
-  const state = await playRequest(`/api/play/${play.id}/move`, { move }, "the bot is thinking...");
+// A move or an undo: the server answers with the game's new state.
+async function playAction(action, body, waiting) {
+  const state = await playRequest(`/api/play/${play.id}/${action}`, body, waiting);
   if (state) {
     play.state = state;
     play.selected = null;
@@ -362,14 +363,8 @@ async function sendMove(move) {
   }
 }
 
-async function undo() {
-  const state = await playRequest(`/api/play/${play.id}/undo`, {}, "taking back...");
-  if (state) {
-    play.state = state;
-    play.selected = null;
-    renderPlay(true);
-  }
-}
+const sendMove = (move) => playAction("move", { move }, "the bot is thinking...");
+const undo = () => playAction("undo", {}, "taking back...");
 
 async function save() {
   const saved = await playRequest(`/api/play/${play.id}/save`, {}, "saving...");
