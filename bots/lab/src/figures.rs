@@ -174,8 +174,9 @@ pub fn draw_parallel_match(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
 
 /// The header of `elo_log.csv`: one match per line, the series it belongs to (a bot
 /// version against one opponent), W-D-L from A's side and the Elo interval the arena
-/// printed. Empty Elo fields are computed from W-D-L (trinomial: no pairs on record).
-pub const ELO_CSV_HEADER: &str = "game,series,time_ms,wins,draws,losses,elo,elo_low,elo_high";
+/// printed, then when: the date and the repository commit the result was recorded at.
+/// Empty Elo fields are computed from W-D-L (trinomial: no pairs on record).
+pub const ELO_CSV_HEADER: &str = "game,series,time_ms,wins,draws,losses,elo,elo_low,elo_high,date,commit";
 
 /// One match of the Elo log.
 struct EloPoint {
@@ -185,11 +186,13 @@ struct EloPoint {
     high: f64,
 }
 
-/// One line of the Elo log: its game, its series and the match.
+/// One line of the Elo log: its game, its series, the match and when it was recorded.
 struct EloRow {
     game: String,
     series: String,
     point: EloPoint,
+    date: String,
+    commit: String,
 }
 
 /// The Elo log's matches in the order measured (the CSV's order).
@@ -198,7 +201,13 @@ fn parse_elo(csv: &str) -> Result<Vec<EloRow>, String> {
     for (n, l) in data_lines(csv, ELO_CSV_HEADER)? {
         let bad = || format!("line {n}: {l}");
         let f: Vec<&str> = l.split(',').collect();
-        let [game, series, time_ms, wins, draws, losses, elo, low, high] = f[..] else { return Err(bad()) };
+        let [game, series, time_ms, wins, draws, losses, elo, low, high, date, commit] = f[..] else {
+            return Err(bad());
+        };
+        let is_date = date.len() == 10 && date.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 4 || i == 7) && b == b'-');
+        if !is_date || commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
         let count = |s: &str| s.parse::<u32>().map_err(|_| bad());
         let tally = Tally { wins: count(wins)?, draws: count(draws)?, losses: count(losses)?, pair_scores: Vec::new() };
         let (elo, low, high) = if elo.is_empty() {
@@ -209,7 +218,8 @@ fn parse_elo(csv: &str) -> Result<Vec<EloRow>, String> {
             (number(elo)?, number(low)?, number(high)?)
         };
         let time_ms = time_ms.parse().map_err(|_| bad())?;
-        rows.push(EloRow { game: game.into(), series: series.into(), point: EloPoint { time_ms, elo, low, high } });
+        let point = EloPoint { time_ms, elo, low, high };
+        rows.push(EloRow { game: game.into(), series: series.into(), point, date: date.into(), commit: commit.into() });
     }
     Ok(rows)
 }
@@ -372,26 +382,35 @@ fn draw_elo_features(path: &Path, game: &str, rows: &[&EloRow]) -> Result<(), St
     root.present().map_err(|e| err(&e))
 }
 
-/// Every match against one sparring partner in the order measured, a line per time.
+/// Every match against one sparring partner in the order measured, a line per time; the x
+/// axis names each match by the date and commit it was recorded at.
 fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&EloRow]) -> Result<(), String> {
     let err = svg_error(path);
     let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (plot, legend) = root.split_horizontally(800);
     let n = rows.len() as f64;
+    // Match k (1-based) at x = k: a tick names the match it stands on.
+    let when = |x: &f64| {
+        let k = x.round();
+        let row = (k - x).abs() < 1e-9 && k >= 1.0 && k <= n;
+        if row { format!("{} {}", &rows[k as usize - 1].date[5..], rows[k as usize - 1].commit) } else { String::new() }
+    };
     let mut chart = ChartBuilder::on(&plot)
         .caption(format!("{game} against {engine}: every match in the order measured"), ("sans-serif", 18))
         .margin(12)
-        .x_label_area_size(40)
+        .margin_right(40)
+        .x_label_area_size(60)
         .y_label_area_size(50)
         .build_cartesian_2d(0.0..n + 1.0, -1250.0..1250.0)
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
         .light_line_style(TRANSPARENT)
-        .x_label_formatter(&|k| format!("{k:.0}"))
+        .x_labels(8)
+        .x_label_formatter(&when)
         .y_label_formatter(&|elo| format!("{elo:+.0}"))
-        .x_desc("match (shared/figures/elo_log.csv order: oldest first)")
+        .x_desc("match, oldest first: month-day and commit recorded at (shared/figures/elo_log.csv)")
         .y_desc("Elo (ours vs engine), 95% interval")
         .draw()
         .map_err(|e| err(&e))?;
@@ -472,7 +491,10 @@ mod tests {
 
     #[test]
     fn the_elo_log_computes_a_missing_interval_and_rejects_a_short_line() {
-        let text = format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,\nnogo,A vs B,1000,4,0,16,-241,-1200,-70\n");
+        let text = format!(
+            "{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,,2026-11-27,a421f27\n\
+             nogo,A vs B,1000,4,0,16,-241,-1200,-70,2026-11-28,5f76e47\n"
+        );
         let rows = parse_elo(&text).unwrap();
         let points: Vec<&EloPoint> = rows.iter().map(|r| &r.point).collect();
         assert_eq!(rows.len(), 2);
@@ -482,6 +504,9 @@ mod tests {
         assert!(points[0].low > 0.0 && points[0].high > points[0].elo);
         assert_eq!((points[1].elo, points[1].low, points[1].high), (-241.0, -1200.0, -70.0));
         assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0\n")).is_err());
+        // When it was recorded is part of every line.
+        assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,\n")).is_err());
+        assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,,28.11.2026,a421f27\n")).is_err());
         let dir = std::env::temp_dir().join(format!("elo_figures_{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("elo_log.csv"), &text).unwrap();
@@ -493,13 +518,15 @@ mod tests {
         assert!(std::fs::read_to_string(&files[1]).unwrap().contains("A vs B"));
         // A match at one time goes to the features figure, one against a sparring partner
         // to that engine's history.
-        let more = format!("{text}nogo,feature vs without,100,12,0,8,,,\nnogo,A vs HaHaNoGo,1000,6,0,4,,,\n");
+        let more = format!("{text}nogo,feature vs without,100,12,0,8,,,,2026-11-28,5f76e47\n\
+             nogo,A vs HaHaNoGo,1000,6,0,4,,,,2026-11-28,5f76e47\n");
         std::fs::write(dir.join("elo_log.csv"), more).unwrap();
         let files = draw_elo(&dir.join("elo_log.csv"), &dir).unwrap();
         let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into()).collect();
         assert_eq!(names, ["elo_nogo.svg", "elo_nogo_features.svg", "elo_nogo_vs_hahanogo.svg"]);
         assert!(std::fs::read_to_string(&files[1]).unwrap().contains("feature vs without (100 ms)"));
-        assert!(std::fs::read_to_string(&files[2]).unwrap().contains("1000 ms per move"));
+        let history = std::fs::read_to_string(&files[2]).unwrap();
+        assert!(history.contains("1000 ms per move") && history.contains("11-28 5f76e47"), "{history}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
