@@ -129,7 +129,8 @@ pub fn random_opening<G: ArenaGame>(plies: usize, rng: &mut fastrand::Rng) -> Ve
 /// How far ahead an opening must leave the game undecided.
 const OPEN_PLIES: u32 = 4;
 
-/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first. `on_turn`,
+/// Plays one game. `bots[0]` is bot A; `a_first` says whether it moves first; `limits`
+/// are A's and B's limits per turn (each told its own, as Botzone tells a bot). `on_turn`,
 /// if any, sees the game as it stands after each answer (the live log of `arena serve`);
 /// without it no record is built before the game ends.
 pub fn play_game<G: ArenaGame>(
@@ -137,7 +138,7 @@ pub fn play_game<G: ArenaGame>(
     specs: [&CompetitorSpec; 2],
     a_first: bool,
     opening: &[G::Move],
-    limit: Duration,
+    limits: [Duration; 2],
     on_turn: Option<&dyn Fn(&GameRecord)>,
 ) -> GameRecord {
     let mut t = Transcript::<G>::new();
@@ -149,6 +150,7 @@ pub fn play_game<G: ArenaGame>(
     }
     // bots by side: [first, second]
     let (first, second) = if a_first { (specs[0], specs[1]) } else { (specs[1], specs[0]) };
+    let limit_by_side = if a_first { limits } else { [limits[1], limits[0]] };
     let mut bots = [Competitor::<G>::new(first), Competitor::new(second)];
     let mut asked = [0usize; 2];
     let mut turns = Vec::new();
@@ -172,6 +174,7 @@ pub fn play_game<G: ArenaGame>(
             return finish(outcome, reason, None, turns, &bots);
         }
         let side = t.asked();
+        let limit = limit_by_side[side.index()];
         // Botzone gives each bot's first turn twice the limit.
         let turn_limit = if asked[side.index()] == 0 { 2 * limit } else { limit };
         asked[side.index()] += 1;

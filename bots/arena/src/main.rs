@@ -111,6 +111,11 @@ struct MatchArgs {
     /// are measured safe from 50 ms (see the bots' --help); below, some answers come late.
     #[arg(long, default_value_t = 1000)]
     time_ms: u64,
+    /// Bot B's limit per turn in ms, when it differs from A's (--time-ms): a stronger
+    /// setting of the opponent, e.g. twice our time. A `gtp:`/`uai:` engine is told it; an
+    /// engine with its own stop on its command line needs that set too.
+    #[arg(long, value_name = "MS")]
+    time_ms_b: Option<u64>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -179,13 +184,17 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
             Openings::Book(parse_book::<G>(&text).map_err(|e| format!("book {}: {e}", path.display()))?)
         }
     };
+    let time_ms_b = args.time_ms_b.unwrap_or(args.time_ms);
+    if args.time_ms == 0 || time_ms_b == 0 {
+        return Err("--time-ms and --time-ms-b must be at least 1".into());
+    }
     let cfg = MatchConfig {
         a,
         b,
         a_command: args.a.clone(),
         b_command: args.b.clone(),
         games: args.games,
-        limit: Duration::from_millis(args.time_ms),
+        limits: [Duration::from_millis(args.time_ms), Duration::from_millis(time_ms_b)],
         jobs: args.jobs,
         seed: args.seed,
         openings,
@@ -195,7 +204,12 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
         sandbox_mb: args.sandbox.then_some(args.sandbox_mb),
         interrupt: Some(&INTERRUPTED),
     };
-    eprintln!("{}: A = {}  vs  B = {}, {} games, {} ms per turn", G::NAME, args.a, args.b, args.games, args.time_ms);
+    let times = if time_ms_b == args.time_ms {
+        format!("{} ms per turn", args.time_ms)
+    } else {
+        format!("A {} ms, B {time_ms_b} ms per turn", args.time_ms)
+    };
+    eprintln!("{}: A = {}  vs  B = {}, {} games, {times}", G::NAME, args.a, args.b, args.games);
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);

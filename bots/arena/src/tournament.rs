@@ -29,7 +29,8 @@ pub struct MatchConfig<M> {
     pub a_command: String,
     pub b_command: String,
     pub games: usize,
-    pub limit: Duration,
+    /// The limit per turn of bot A and of bot B (each bot's first turn gets twice its own).
+    pub limits: [Duration; 2],
     pub jobs: usize,
     pub seed: u64,
     pub openings: Openings<M>,
@@ -244,7 +245,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
                 };
                 let on_turn = live.map(|_| &on_turn as &dyn Fn(&GameRecord));
                 let (specs, a_first) = ([&specs[0], &specs[1]], index % 2 == 0);
-                let record = play_game::<G>(index, specs, a_first, &opening, cfg.limit, on_turn);
+                let record = play_game::<G>(index, specs, a_first, &opening, cfg.limits, on_turn);
                 if tx.send(record).is_err() {
                     return;
                 }

@@ -69,6 +69,24 @@ fn sleeping_past_the_limit_loses_and_is_killed() {
 }
 
 #[test]
+fn each_bot_has_its_own_limit_with_time_ms_b() {
+    // B answers after 300 ms each turn: within its own 1000 ms, past A's 100 ms.
+    let (a, b) = (fake("random", "nogo"), fake("slow", "nogo"));
+    let summary = |time_ms_b: &str| -> Value {
+        let args = ["nogo", "--a", &a, "--b", &b, "--games", "2", "--time-ms", "100", "--time-ms-b", time_ms_b];
+        let (code, stdout, stderr) = arena(&[&args[..], &["--json", "--quiet"]].concat());
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str(stdout.trim()).expect("one JSON object")
+    };
+    let slower = summary("1000");
+    assert_eq!(slower["faults_b"]["timeout"], 0, "{slower}");
+    assert_eq!(slower["faults_a"]["timeout"], 0, "{slower}");
+    assert!(slower["mean_ms_b"].as_f64().unwrap() >= 300.0, "{slower}");
+    let same = summary("100");
+    assert_eq!(same["faults_b"]["timeout"], 2, "{same}");
+}
+
+#[test]
 fn pencil_bot_that_never_passes_loses() {
     let log = std::env::temp_dir().join(format!("arena-nopass-{}.log", std::process::id()));
     // B is seeded: against a clock-seeded random opponent a game could end without A ever
