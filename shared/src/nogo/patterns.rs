@@ -25,6 +25,30 @@ const DIAGONAL: [(i8, i8); 4] = [(1, -1), (1, 1), (-1, 1), (-1, -1)];
 const OFF_BOARD: u32 = 0;
 const EMPTY: u32 = 1;
 
+/// A neighbour cell off the board in [`CELLS`].
+const OFF: u8 = u8::MAX;
+
+/// Each point's eight neighbour cells in the index's order (N, E, S, W, then NE, SE, SW,
+/// NW), [`OFF`] where off the board: looked up, since playouts ask for patterns every move.
+const CELLS: [[u8; 8]; 81] = {
+    let mut table = [[OFF; 8]; 81];
+    let mut p = 0;
+    while p < 81 {
+        let (x, y) = ((p % 9) as i8, (p / 9) as i8);
+        let mut k = 0;
+        while k < 8 {
+            let (dx, dy) = if k < 4 { ORTHOGONAL[k] } else { DIAGONAL[k - 4] };
+            let (nx, ny) = (x + dx, y + dy);
+            if nx >= 0 && nx < 9 && ny >= 0 && ny < 9 {
+                table[p][k] = (9 * ny + nx) as u8;
+            }
+            k += 1;
+        }
+        p += 1;
+    }
+    table
+};
+
 /// Each side's stones, and those in groups with two liberties or more, as seen by `mover`.
 #[derive(Debug, Clone, Copy)]
 pub struct Surroundings {
@@ -46,29 +70,31 @@ impl Surroundings {
 
     /// The index of the neighbourhood of `p` (below [`PATTERNS`]).
     pub fn pattern(&self, p: Point) -> u32 {
-        let (x, y) = Bitboard::coords(p);
-        let cell = |(dx, dy): (i8, i8)| {
-            let (nx, ny) = (x as i8 + dx, y as i8 + dy);
-            ((0..9).contains(&nx) && (0..9).contains(&ny)).then(|| Bitboard::point(nx as u8, ny as u8))
-        };
+        let cells = &CELLS[p as usize];
         let mut index = 0;
         let mut scale = 1;
-        for offset in ORTHOGONAL {
-            let state = match cell(offset) {
-                None => OFF_BOARD,
-                Some(q) if self.own.contains(q) => 2 + u32::from(!self.own_safe.contains(q)),
-                Some(q) if self.theirs.contains(q) => 4 + u32::from(!self.their_safe.contains(q)),
-                Some(_) => EMPTY,
+        for &q in &cells[..4] {
+            let state = if q == OFF {
+                OFF_BOARD
+            } else if self.own.contains(q) {
+                2 + u32::from(!self.own_safe.contains(q))
+            } else if self.theirs.contains(q) {
+                4 + u32::from(!self.their_safe.contains(q))
+            } else {
+                EMPTY
             };
             index += state * scale;
             scale *= ORTHOGONAL_STATES;
         }
-        for offset in DIAGONAL {
-            let state = match cell(offset) {
-                None => OFF_BOARD,
-                Some(q) if self.own.contains(q) => 2,
-                Some(q) if self.theirs.contains(q) => 3,
-                Some(_) => EMPTY,
+        for &q in &cells[4..] {
+            let state = if q == OFF {
+                OFF_BOARD
+            } else if self.own.contains(q) {
+                2
+            } else if self.theirs.contains(q) {
+                3
+            } else {
+                EMPTY
             };
             index += state * scale;
             scale *= DIAGONAL_STATES;
