@@ -1,7 +1,9 @@
 //! `nogo-patterns`: the NoGo bot's pattern prior, made from scratch.
 //!
-//! `nogo-patterns datagen --out FILE --games N`: self-play of the `mcts` engine at a fixed
-//! number of simulations; each position is kept with the root's visit counts.
+//! `nogo-patterns datagen --out FILE --games N [--shard K/N]`: self-play of the `mcts`
+//! engine at a fixed number of simulations; each position is kept with the root's visit
+//! counts. Game g of a run always plays the same (its seed is the run's seed and g), and
+//! the file holds the games in their order, so shards concatenated are the whole run.
 //! `nogo-patterns train --data FILE... --out TABLE`: one weight per 3x3 neighbourhood
 //! class (`botzone_games::nogo::patterns`), fitted so that a softmax over the legal
 //! points reproduces the search's visit shares; written as one signed byte per
@@ -52,6 +54,11 @@ enum Command {
         /// Features of the `mcts` engine switched off, as the bot's `--without`.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
+        /// Plays only shard K of N (0-based) of the run's games: the K-th of N equal runs of
+        /// consecutive games. The shards' files, concatenated in order 0..N, are the file the
+        /// whole run writes, so any batch runner can make the data on many machines.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<(u64, u64)>,
     },
     /// Fits the pattern weights on record files and writes the table.
     Train {
@@ -125,9 +132,25 @@ impl Sink {
     }
 }
 
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("{text:?}: a shard is K/N with 0 <= K < N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n) = (k.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
+    if k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// The games of shard `k` of `n` in a run of `games`: consecutive, the shards in order
+/// covering them all once.
+fn shard_games((k, n): (u64, u64), games: u64) -> std::ops::Range<u64> {
+    k * games / n..(k + 1) * games / n
+}
+
 fn datagen(
     out: &PathBuf,
-    games: u64,
+    games: std::ops::Range<u64>,
     nodes: u64,
     threads: usize,
     seed: u64,
@@ -137,9 +160,9 @@ fn datagen(
     let registry = registry();
     registry.check(Some("mcts"), without)?;
     let file = OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let sink = Mutex::new(Sink { file, positions: 0, error: None, next: 0, finished: BTreeMap::new() });
-    let next = AtomicU64::new(0);
-    let bar = ProgressBar::new(games);
+    let sink = Mutex::new(Sink { file, positions: 0, error: None, next: games.start, finished: BTreeMap::new() });
+    let next = AtomicU64::new(games.start);
+    let bar = ProgressBar::new(games.end - games.start);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg} [{elapsed} < {eta}]").expect("style"),
     );
@@ -147,7 +170,7 @@ fn datagen(
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let game = next.fetch_add(1, Ordering::Relaxed);
-                if game >= games || sink.lock().expect("sink").error.is_some() {
+                if game >= games.end || sink.lock().expect("sink").error.is_some() {
                     return;
                 }
                 let samples =
@@ -176,7 +199,7 @@ fn datagen(
     match error {
         Some(e) => Err(e),
         None => {
-            println!("{}: {positions} positions added in {games} games", out.display());
+            println!("{}: {positions} positions added in games {games:?}", out.display());
             Ok(())
         }
     }
@@ -324,8 +347,9 @@ fn report(label: &str, w: &[f32], test: &[Example]) {
 
 fn main() {
     let outcome = match Cli::parse().command {
-        Command::Datagen { out, games, nodes, threads, seed, random_plies, without } => {
+        Command::Datagen { out, games, nodes, threads, seed, random_plies, without, shard } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let games = shard_games(shard.unwrap_or((0, 1)), games);
             datagen(&out, games, nodes, threads, seed, random_plies, &Without(without))
         }
         Command::Train { data, out, epochs, lr, l2, seed } => train(&data, &out, epochs, lr, l2, seed),
@@ -354,18 +378,32 @@ mod tests {
     }
 
     #[test]
-    fn the_same_seed_writes_the_same_file_whatever_the_threads() {
+    fn the_same_seed_writes_the_same_file_whatever_the_threads_or_shards() {
         let dir = std::env::temp_dir();
-        let path = |threads| dir.join(format!("nogo-patterns-test-{}-{threads}.bin", std::process::id()));
-        let mut files = Vec::new();
-        for threads in [1, 2] {
-            let out = path(threads);
+        let path = |name: &str| dir.join(format!("nogo-patterns-test-{}-{name}.bin", std::process::id()));
+        let run = |name: &str, games, threads| {
+            let out = path(name);
             let _ = std::fs::remove_file(&out);
-            datagen(&out, 4, 40, threads, 9, 6, &Without::default()).expect("datagen");
-            files.push(std::fs::read(&out).expect("written"));
+            datagen(&out, games, 40, threads, 9, 6, &Without::default()).expect("datagen");
+            let bytes = std::fs::read(&out).expect("written");
             let _ = std::fs::remove_file(&out);
+            bytes
+        };
+        let whole = run("whole", 0..5, 1);
+        assert!(!whole.is_empty());
+        assert_eq!(run("threads", 0..5, 2), whole);
+        // Three shards of the five games, concatenated in order: the whole run's file.
+        let shards: Vec<u8> = (0..3).flat_map(|k| run(&format!("shard{k}"), shard_games((k, 3), 5), 2)).collect();
+        assert_eq!(shards, whole);
+    }
+
+    #[test]
+    fn shards_cover_every_game_once_and_bad_shards_are_refused() {
+        let ranges: Vec<_> = (0..4).map(|k| shard_games((k, 4), 10)).collect();
+        assert_eq!(ranges, [0..2, 2..5, 5..7, 7..10]);
+        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
+        for bad in ["4/4", "1", "a/2", "1/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
         }
-        assert!(!files[0].is_empty());
-        assert_eq!(files[0], files[1]);
     }
 }
