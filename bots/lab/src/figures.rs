@@ -204,7 +204,8 @@ fn parse_elo(csv: &str) -> Result<Vec<EloRow>, String> {
         let [game, series, time_ms, wins, draws, losses, elo, low, high, date, commit] = f[..] else {
             return Err(bad());
         };
-        let is_date = date.len() == 10 && date.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 4 || i == 7) && b == b'-');
+        let is_date = date.len() == 10
+            && date.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 4 || i == 7) && b == b'-');
         if !is_date || commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
@@ -394,7 +395,11 @@ fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&EloRow]) -> 
     let when = |x: &f64| {
         let k = x.round();
         let row = (k - x).abs() < 1e-9 && k >= 1.0 && k <= n;
-        if row { format!("{} {}", &rows[k as usize - 1].date[5..], rows[k as usize - 1].commit) } else { String::new() }
+        if row {
+            format!("{} {}", &rows[k as usize - 1].date[5..], rows[k as usize - 1].commit)
+        } else {
+            String::new()
+        }
     };
     let mut chart = ChartBuilder::on(&plot)
         .caption(format!("{game} against {engine}: every match in the order measured"), ("sans-serif", 18))
@@ -518,8 +523,10 @@ mod tests {
         assert!(std::fs::read_to_string(&files[1]).unwrap().contains("A vs B"));
         // A match at one time goes to the features figure, one against a sparring partner
         // to that engine's history.
-        let more = format!("{text}nogo,feature vs without,100,12,0,8,,,,2026-11-28,5f76e47\n\
-             nogo,A vs HaHaNoGo,1000,6,0,4,,,,2026-11-28,5f76e47\n");
+        let more = format!(
+            "{text}nogo,feature vs without,100,12,0,8,,,,2026-11-28,5f76e47\n\
+             nogo,A vs HaHaNoGo,1000,6,0,4,,,,2026-11-28,5f76e47\n"
+        );
         std::fs::write(dir.join("elo_log.csv"), more).unwrap();
         let files = draw_elo(&dir.join("elo_log.csv"), &dir).unwrap();
         let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into()).collect();
