@@ -29,7 +29,8 @@ const EMPTY: u32 = 1;
 const OFF: u8 = u8::MAX;
 
 /// Each point's eight neighbour cells in the index's order (N, E, S, W, then NE, SE, SW,
-/// NW), [`OFF`] where off the board: looked up, since playouts ask for patterns every move.
+/// NW), [`OFF`] where off the board: looked up, since the prior asks for the pattern of
+/// every legal point of each new tree node.
 const CELLS: [[u8; 8]; 81] = {
     let mut table = [[OFF; 8]; 81];
     let mut p = 0;
