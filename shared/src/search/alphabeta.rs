@@ -21,9 +21,10 @@ const INF: i32 = WIN + 1;
 const HISTORY_MAX: i32 = 16384;
 /// Depths and move numbers in the logarithmic reduction table.
 const LMR_TABLE: usize = 64;
-/// Table entries per millisecond of a timed search: above the ~1,500 nodes a
-/// millisecond Ataxx searches, since most nodes store.
-const TT_ENTRIES_PER_MS: u64 = 2048;
+/// Table entries per millisecond of a timed search: above the ~2,800 nodes a
+/// millisecond Ataxx searches (`make bench`, 2026-11-27), since most nodes store. At
+/// Botzone's 900 ms afresh that is 2^21 entries, 32 MB: ~15 ms of page faults.
+const TT_ENTRIES_PER_MS: u64 = 4096;
 const MIN_TT_ENTRIES: usize = 1024;
 /// Moves of a node picked one by one before the rest is sorted (`next_best`).
 const PICKS_BEFORE_SORT: usize = 3;
@@ -194,13 +195,31 @@ enum Bound {
     Upper,
 }
 
+/// One table entry, 16 bytes for Ataxx's moves (24 with a whole key and a wider depth):
+/// at Botzone's 1000 ms an Ataxx search stores ~2.7 M nodes, more than the table holds,
+/// so smaller entries keep more of a turn's work, and of earlier turns' in a kept process.
+/// The slot is the key's low bits; `check` is its high half (the key's top 32 bits and
+/// the slot's 20-odd together: a false match about once in 2^50 probes).
 #[derive(Clone, Copy)]
 struct TtEntry<M> {
-    key: u64,
-    depth: i16,
+    check: u32,
     score: i32,
-    bound: Bound,
     best: Option<M>,
+    /// The draft, clamped into a byte (stored lower only: an entry claims no more
+    /// depth than was searched).
+    depth: i8,
+    bound: Bound,
+}
+
+impl<M> TtEntry<M> {
+    fn check_of(key: u64) -> u32 {
+        (key >> 32) as u32
+    }
+
+    fn new(key: u64, depth: i32, score: i32, bound: Bound, best: Option<M>) -> Self {
+        let depth = depth.clamp(i32::from(i8::MIN), i32::from(i8::MAX)) as i8;
+        TtEntry { check: Self::check_of(key), score, best, depth, bound }
+    }
 }
 
 /// A node's legal moves, and the same with their ordering keys.
@@ -262,9 +281,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     fn prepare(&mut self, budget: &Budget) {
         self.budget = *budget;
         let entry = std::mem::size_of::<Option<TtEntry<G::Move>>>().max(1);
-        // As many entries as `tt_bytes` holds, less half a power of two: the cap the
-        // table always had.
-        let most = ((self.config.tt_bytes / entry).next_power_of_two() / 2).max(MIN_TT_ENTRIES);
+        // The most entries `tt_bytes` holds, rounded down to a power of two.
+        let most = (1usize << (self.config.tt_bytes / entry).max(1).ilog2()).max(MIN_TT_ENTRIES);
         // Whichever limit comes first: a node cap, or what the time left can store.
         let by_time = budget.deadline.remaining().map(|left| left.as_millis() as u64 * TT_ENTRIES_PER_MS);
         let wanted = budget.max_iterations.into_iter().chain(by_time).min().unwrap_or(u64::MAX);
@@ -381,7 +399,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let key = self.eval.hash(g);
         let slot = self.tt_index(key);
         let is_pv = beta - alpha > 1;
-        let tt_entry = self.tt[slot].filter(|e| e.key == key);
+        let tt_entry = self.tt[slot].filter(|e| e.check == TtEntry::<G::Move>::check_of(key));
         let tt_move = tt_entry.and_then(|e| e.best);
         if let Some(e) = tt_entry.filter(|_| excluded.is_none()) {
             let score = farther_from_end(e.score, ply);
@@ -517,8 +535,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             // keeps the table's old move, or none, so that a later visit gets its IIR and
             // does not search an arbitrary move first.
             let best_move = best_move.or(tt_move);
-            self.tt[slot] =
-                Some(TtEntry { key, depth: depth as i16, score: farther_from_end(best, -ply), bound, best: best_move });
+            self.tt[slot] = Some(TtEntry::new(key, depth, farther_from_end(best, -ply), bound, best_move));
         }
         best
     }
@@ -781,7 +798,8 @@ mod tests {
     fn the_table_is_sized_to_the_budget_at_the_first_search_and_never_shrinks() {
         let ab = material_search(AlphaBetaConfig::EXACT);
         let full = ab.tt.len();
-        assert!(full.is_power_of_two() && full * std::mem::size_of::<Option<TtEntry<Move>>>() <= 32 << 20);
+        // The whole 32 MB: 2^21 entries of 16 bytes.
+        assert!(full.is_power_of_two() && full * std::mem::size_of::<Option<TtEntry<Move>>>() == 32 << 20);
 
         let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Flat);
         assert!(ab.tt.is_empty(), "a new search allocates nothing yet");
@@ -797,10 +815,22 @@ mod tests {
         let mut ab = AlphaBeta::new(AlphaBetaConfig::EXACT, Flat);
         let two_ms = crate::search::Deadline::new(std::time::Instant::now(), std::time::Duration::from_millis(2));
         ab.prepare(&Budget { max_iterations: Some(1 << 20), ..Budget::until(two_ms) });
-        assert!(ab.tt.len() <= 4096, "the time left caps a large node cap: {}", ab.tt.len());
+        assert!(ab.tt.len() <= 2 * TT_ENTRIES_PER_MS as usize, "the time left caps a large node cap: {}", ab.tt.len());
         let a_minute = crate::search::Deadline::new(std::time::Instant::now(), std::time::Duration::from_secs(60));
         ab.prepare(&Budget { max_iterations: Some(5_000), ..Budget::until(a_minute) });
         assert_eq!(ab.tt.len(), 4096, "a small node cap caps a long deadline");
+    }
+
+    #[test]
+    fn an_ataxx_table_entry_takes_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Option<TtEntry<Move>>>(), 16);
+    }
+
+    #[test]
+    fn a_stored_depth_is_clamped_down_into_a_byte() {
+        let e = TtEntry::<Move>::new(1 << 40, 300, 7, Bound::Lower, None);
+        assert_eq!((e.depth, e.score, e.check), (i8::MAX, 7, 1 << 8));
+        assert_eq!(TtEntry::<Move>::new(0, -300, 0, Bound::Upper, None).depth, i8::MIN);
     }
 
     #[test]
@@ -808,8 +838,9 @@ mod tests {
         let g = *crate::ataxx::Position::start().board();
         let fresh = || material_search(AlphaBetaConfig::EXACT);
         let key = fresh().eval.hash(&g);
-        let stored_move =
-            |ab: &AlphaBeta<Board, AtaxxEval>| ab.tt[ab.tt_index(key)].filter(|e| e.key == key).unwrap().best;
+        let stored_move = |ab: &AlphaBeta<Board, AtaxxEval>| {
+            ab.tt[ab.tt_index(key)].filter(|e| e.check == (key >> 32) as u32).unwrap().best
+        };
         let bar = WIN / 2;
 
         let mut ab = fresh();
@@ -833,7 +864,7 @@ mod tests {
             let mut ab = material_search(AlphaBetaConfig { pv_table_cutoffs, ..AlphaBetaConfig::EXACT });
             let key = ab.eval.hash(&g);
             let slot = ab.tt_index(key);
-            ab.tt[slot] = Some(TtEntry { key, depth: 5, score: stored, bound: Bound::Exact, best: None });
+            ab.tt[slot] = Some(TtEntry::new(key, 5, stored, Bound::Exact, None));
             let score = ab.negamax(&g, 3, -INF, INF, 1, None);
             if pv_table_cutoffs {
                 assert_eq!((score, ab.nodes()), (stored, 1), "the entry ends the PV node at once");
