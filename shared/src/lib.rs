@@ -3,8 +3,8 @@
 //!
 //! Dependencies point one way: `engines` -> `search` -> `game` <- each game's rules
 //! (`ataxx`, `nogo`, `dots`, which never import `search`); `botzone` speaks the protocol
-//! over each game's [`game::Rules`]. The command line lives in the bots' `frontend`
-//! crate, not here.
+//! over each game's [`game::Rules`]; `selfplay` runs the data tools' numbered games in
+//! order and in shards. The command line lives in the bots' `frontend` crate, not here.
 
 pub mod ataxx;
 pub mod botzone;
@@ -13,3 +13,4 @@ pub mod engines;
 pub mod game;
 pub mod nogo;
 pub mod search;
+pub mod selfplay;

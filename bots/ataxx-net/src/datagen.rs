@@ -5,29 +5,35 @@
 //! (say, one with 20-30 empty squares), so that endgames can be played out and labelled
 //! by a deeper search than the one that reached them.
 //!
-//! Resumable: an existing file's whole games are kept (a torn last game is cut off), its
-//! positions seed the duplicate filter, and game numbering continues after the games it
-//! holds, so a rerun with the same seed adds new games. Every position is written once
-//! per file (the first time any game reaches it).
+//! A run is a seed and a count of games (`botzone_games::selfplay`): game g builds its own
+//! engine and draws its own random numbers from the seed and g, and the games are written
+//! in their order, so the same command writes the same file whatever the threads, and the
+//! files of shards K/N, concatenated in order, are the whole run's. A position is written
+//! once per game (a repetition is not written again); `train` drops the positions met in
+//! more than one game. Resumable: an existing file's whole games count as the run's first
+//! games (a torn last game is cut off) and the run goes on after them.
 
 use crate::record::{read_file, Record, GAME_END, PROVEN, RECORD_BYTES};
+use botzone_games::ataxx::net::Network;
 use botzone_games::ataxx::Position;
-use botzone_games::engines::{ataxx::registry, Without};
+use botzone_games::engines::ataxx::{ab_with, registry};
+use botzone_games::engines::{OnModel, Without};
 use botzone_games::game::{mix64, Game, Outcome, Player};
-use botzone_games::search::{Budget, Score};
+use botzone_games::search::{Budget, Engine, Score};
+use botzone_games::selfplay::play_in_order;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 pub struct DatagenConfig {
     pub out: PathBuf,
-    /// Stop when the file holds this many positions.
-    pub positions: u64,
+    /// The run's games this file holds (a shard's, or all of them).
+    pub games: Range<u64>,
     pub nodes: u64,
     pub threads: usize,
     pub seed: u64,
@@ -35,27 +41,25 @@ pub struct DatagenConfig {
     pub random_plies: (usize, usize),
     pub engine: String,
     pub without: Without,
+    /// A network file for `ab` in place of the embedded network.
+    pub net: Option<PathBuf>,
     /// Games start at positions of this record file whose empty squares lie in `empties`
     /// (then `random_plies` random plies), instead of at the start position.
     pub from: Option<PathBuf>,
     pub empties: (usize, usize),
 }
 
-/// What the writer threads share: the open file, the positions seen, the counts, and the
-/// first write error (which stops every thread).
-struct Sink {
-    file: std::fs::File,
-    seen: HashSet<(u64, u64)>,
-    positions: u64,
-    games: u64,
-    error: Option<String>,
-}
-
 pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
     let registry = registry();
     registry.check(Some(&cfg.engine), &cfg.without)?;
+    // Read once; leaked so that every game's engine can borrow it for the whole run.
+    let network: Option<&'static Network> = match &cfg.net {
+        Some(_) if cfg.engine != "ab" => return Err(format!("--net is for the ab engine, not {}", cfg.engine)),
+        Some(path) => Some(Box::leak(Box::new(crate::read_network(path)?))),
+        None => None,
+    };
     let (existing, whole_len) = if cfg.out.exists() { read_file(&cfg.out)? } else { (Vec::new(), 0) };
-    let file = OpenOptions::new()
+    let mut file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&cfg.out)
@@ -63,9 +67,9 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
     // Cut a torn last game so that the file stays a sequence of whole games.
     file.set_len(whole_len).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
     let games_before = existing.iter().filter(|r| r.ends_game()).count() as u64;
-    let seen: HashSet<(u64, u64)> = existing.iter().map(|r| (r.own.0, r.opp.0)).collect();
-    let start_positions = existing.len() as u64;
+    let positions_before = existing.len() as u64;
     drop(existing);
+    let games = (cfg.games.start + games_before).min(cfg.games.end)..cfg.games.end;
     let starts = match &cfg.from {
         Some(path) => {
             let starts = start_positions_in(path, cfg.empties)?;
@@ -75,70 +79,49 @@ pub fn datagen(cfg: &DatagenConfig) -> Result<(), String> {
         None => None,
     };
     println!(
-        "{}: {start_positions} positions in {games_before} games already; engine {} at {} nodes, {} threads",
+        "{}: {positions_before} positions in {games_before} games already; games {games:?} to play, engine {} at \
+         {} nodes, {} threads",
         cfg.out.display(),
         cfg.engine,
         cfg.nodes,
         cfg.threads
     );
-    let sink = Mutex::new(Sink { file, seen, positions: start_positions, games: games_before, error: None });
-    let next_game = AtomicU64::new(games_before);
-    let bar = ProgressBar::new(cfg.positions);
+    let added = AtomicU64::new(0);
+    let bar = ProgressBar::new(games.end - games.start);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {per_sec} eta {eta} {msg}")
-            .expect("a valid template"),
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta} {msg}").expect("a valid template"),
     );
-    bar.set_position(start_positions);
     let started = Instant::now();
-    std::thread::scope(|s| {
-        for t in 0..cfg.threads {
-            let (sink, next_game, bar, registry, starts) = (&sink, &next_game, &bar, &registry, &starts);
-            s.spawn(move || {
-                let mut engine = registry
-                    .find(Some(&cfg.engine))
-                    .and_then(|spec| spec.build(cfg.seed ^ t as u64, &cfg.without))
-                    .expect("checked above");
-                loop {
-                    {
-                        let sink = sink.lock().unwrap();
-                        if sink.positions >= cfg.positions || sink.error.is_some() {
-                            break;
-                        }
-                    }
-                    let game = next_game.fetch_add(1, Ordering::Relaxed);
-                    let records = play_game(cfg, engine.as_mut(), registry, starts.as_deref(), game);
-                    let mut sink = sink.lock().unwrap();
-                    let mut fresh: Vec<Record> =
-                        records.into_iter().filter(|r| sink.seen.insert((r.own.0, r.opp.0))).collect();
-                    if let Some(last) = fresh.last_mut() {
-                        last.flags |= GAME_END;
-                    }
-                    let bytes: Vec<u8> = fresh.iter().flat_map(Record::encode).collect();
-                    if let Err(e) = sink.file.write_all(&bytes) {
-                        sink.error = Some(format!("{}: {e}", cfg.out.display()));
-                        break;
-                    }
-                    sink.positions += fresh.len() as u64;
-                    sink.games += 1;
-                    bar.set_position(sink.positions.min(cfg.positions));
-                    bar.set_message(format!("{} games", sink.games));
-                }
-            });
+    let play = |game: u64| {
+        let seed = mix64(cfg.seed ^ mix64(game));
+        let mut engine: Box<dyn Engine<Position>> = match network {
+            Some(net) => Box::new(OnModel::new(ab_with(&cfg.without, net))),
+            None => registry.find(Some(&cfg.engine)).and_then(|spec| spec.build(seed, &cfg.without))?,
+        };
+        let mut records = play_game(cfg, engine.as_mut(), &registry, starts.as_deref(), seed);
+        let mut seen = HashSet::new();
+        records.retain(|r| seen.insert((r.own.0, r.opp.0)));
+        if let Some(last) = records.last_mut() {
+            last.flags |= GAME_END;
         }
-    });
+        added.fetch_add(records.len() as u64, Ordering::Relaxed);
+        Ok(records.iter().flat_map(Record::encode).collect())
+    };
+    play_in_order(games.clone(), cfg.threads, play, |_, bytes| {
+        file.write_all(bytes).map_err(|e| format!("{}: {e}", cfg.out.display()))?;
+        bar.inc(1);
+        bar.set_message(format!("{} positions", added.load(Ordering::Relaxed)));
+        Ok(())
+    })?;
     bar.finish();
-    let sink = sink.into_inner().unwrap();
-    if let Some(e) = sink.error {
-        return Err(format!("stopped: {e}"));
-    }
-    let added = sink.positions - start_positions;
+    let added = added.into_inner();
     let secs = started.elapsed().as_secs_f64();
     println!(
         "added {added} positions in {} games in {secs:.0} s ({:.0} positions/s); file: {} positions, {} bytes",
-        sink.games - games_before,
+        games.end - games.start,
         added as f64 / secs,
-        sink.positions,
-        sink.positions * RECORD_BYTES as u64
+        positions_before + added,
+        (positions_before + added) * RECORD_BYTES as u64
     );
     Ok(())
 }
@@ -166,12 +149,12 @@ fn start_positions_in(path: &std::path::Path, empties: (usize, usize)) -> Result
 /// each with its score and the result for its side to move.
 fn play_game(
     cfg: &DatagenConfig,
-    engine: &mut dyn botzone_games::search::Engine<Position>,
+    engine: &mut dyn Engine<Position>,
     registry: &botzone_games::engines::Registry<Position>,
     starts: Option<&[Position]>,
-    game: u64,
+    seed: u64,
 ) -> Vec<Record> {
-    let mut rng = fastrand::Rng::with_seed(mix64(cfg.seed ^ mix64(game)));
+    let mut rng = fastrand::Rng::with_seed(seed);
     let random_plies = rng.usize(cfg.random_plies.0..=cfg.random_plies.1);
     // Drawn after the plies, so that games from the start take the random numbers they
     // took before `--from` existed.

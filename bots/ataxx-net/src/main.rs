@@ -1,6 +1,8 @@
 //! `ataxx-net`: the Ataxx bot's learned evaluation, made from scratch.
 //!
-//! `ataxx-net datagen --out FILE --positions N`: self-play records (see `record.rs`).
+//! `ataxx-net datagen --out FILE --games N [--shard K/N] [--net NET]`: self-play records
+//! (see `record.rs`); the same command writes the same file on any machine, and shards
+//! concatenated in order are the whole run.
 //! `ataxx-net train --data FILE... --out NET`: a network file for `shared/src/ataxx/`.
 //! `ataxx-net dump --data FILE`: records as text (FEN, network value, search score, result).
 //! `ataxx-net widen --net NET --out WIDE`: a network of half this build's width, doubled.
@@ -8,6 +10,7 @@
 
 use ataxx_net::{datagen, dump, train, widen};
 use botzone_games::engines::Without;
+use botzone_games::selfplay::{parse_shard, shard_games};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -24,13 +27,19 @@ fn cores() -> usize {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Appends self-play positions to a record file until it holds `--positions`
-    /// (resumes an existing file).
+    /// Appends a run's self-play games to a record file (resumes an existing file after
+    /// the games it holds).
     Datagen {
         #[arg(long)]
         out: PathBuf,
-        #[arg(long, default_value_t = 1_000_000)]
-        positions: u64,
+        /// Games in the run (about 50-75 positions each from the start position).
+        #[arg(long)]
+        games: u64,
+        /// Plays only shard K of N (0-based) of the run's games: the K-th of N equal runs of
+        /// consecutive games. The shards' files, concatenated in order 0..N, are the file the
+        /// whole run writes, so any batch runner can make the data on many machines.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<(u64, u64)>,
         /// Alpha-beta nodes per move.
         #[arg(long, default_value_t = 3000)]
         nodes: u64,
@@ -48,6 +57,10 @@ enum Command {
         /// Features of the engine switched off, as the bot's `--without`.
         #[arg(long, value_delimiter = ',')]
         without: Vec<String>,
+        /// A network file (`train --out`) for `ab` in place of the one built in: self-play
+        /// of a network not yet shipped, for the next generation's data.
+        #[arg(long)]
+        net: Option<PathBuf>,
         /// Start each game at a position of this record file (one with `--empties` empty
         /// squares, drawn at random) instead of the start position: endgames played out
         /// again by a deeper search.
@@ -129,20 +142,32 @@ fn number_pair(text: &str) -> Result<(usize, usize), String> {
 
 fn main() {
     let outcome = match Cli::parse().command {
-        Command::Datagen { out, positions, nodes, threads, seed, random_plies, engine, without, from, empties } => {
-            datagen::datagen(&datagen::DatagenConfig {
-                out,
-                positions,
-                nodes,
-                threads: threads.unwrap_or_else(cores).max(1),
-                seed,
-                random_plies,
-                engine,
-                without: Without(without),
-                from,
-                empties,
-            })
-        }
+        Command::Datagen {
+            out,
+            games,
+            shard,
+            nodes,
+            threads,
+            seed,
+            random_plies,
+            engine,
+            without,
+            net,
+            from,
+            empties,
+        } => datagen::datagen(&datagen::DatagenConfig {
+            out,
+            games: shard_games(shard.unwrap_or((0, 1)), games),
+            nodes,
+            threads: threads.unwrap_or_else(cores).max(1),
+            seed,
+            random_plies,
+            engine,
+            without: Without(without),
+            net,
+            from,
+            empties,
+        }),
         Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed, init, no_factoriser } => {
             train::train(&train::TrainConfig {
                 data,

@@ -209,12 +209,25 @@ fn sample(r: &Record, symmetry: u8, score_scale: f32, result_weight: f32) -> Sam
     Sample { features, bucket: net::bucket(own.count() + opp.count()), target: target(r, score_scale, result_weight) }
 }
 
+/// Each batch's gradient is the sum of this many parts' whatever the threads, added in
+/// the same order: the same data and seed train the same network on any machine.
+const PARTS: usize = 16;
+
 pub fn train(cfg: &TrainConfig) -> Result<(), String> {
     let mut records = Vec::new();
     for path in &cfg.data {
         let (mut r, _) = read_file(path)?;
         println!("{}: {} positions", path.display(), r.len());
         records.append(&mut r);
+    }
+    // A position met in several games (the shards of a run, or runs, know nothing of each
+    // other's) is trained on once: its first record is kept.
+    let mut seen = std::collections::HashSet::with_capacity(records.len());
+    let before = records.len();
+    records.retain(|r| seen.insert((r.own.0, r.opp.0)));
+    drop(seen);
+    if records.len() < before {
+        println!("{} positions met before left out", before - records.len());
     }
     if records.len() < 100 {
         return Err(format!("only {} positions: too few to train on", records.len()));
@@ -238,7 +251,7 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
         None => Model::random(&mut rng),
     };
     let (mut m1, mut m2) = (Model::zeros(), Model::zeros());
-    let mut grads: Vec<Model> = (0..cfg.threads).map(|_| Model::zeros()).collect();
+    let mut grads: Vec<Model> = (0..PARTS).map(|_| Model::zeros()).collect();
     let mut step = 0;
     let steps_per_epoch = records.len().div_ceil(cfg.batch);
     let bar = ProgressBar::new((cfg.epochs * steps_per_epoch) as u64);
@@ -260,23 +273,38 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
         for batch in records.chunks(cfg.batch) {
             let samples: Vec<Sample> =
                 batch.iter().map(|r| sample(r, rng.u8(..8), score_scale, cfg.result_weight)).collect();
-            let per_thread = samples.len().div_ceil(cfg.threads);
-            let losses: Vec<f32> = std::thread::scope(|s| {
-                let handles: Vec<_> = grads
-                    .iter_mut()
-                    .zip(samples.chunks(per_thread))
-                    .map(|(g, chunk)| {
+            // The batch in PARTS parts whatever the threads, their gradients added in order.
+            let per_part = samples.len().div_ceil(PARTS);
+            let threads = cfg.threads.clamp(1, PARTS);
+            let mut shares: Vec<Vec<(usize, &mut Model, &[Sample])>> = (0..threads).map(|_| Vec::new()).collect();
+            for (i, (g, chunk)) in grads.iter_mut().zip(samples.chunks(per_part)).enumerate() {
+                shares[i % threads].push((i, g, chunk));
+            }
+            let mut losses = [0.0f32; PARTS];
+            std::thread::scope(|s| {
+                let handles: Vec<_> = shares
+                    .into_iter()
+                    .map(|share| {
                         let model = &model;
                         s.spawn(move || {
-                            g.clear();
-                            chunk.iter().map(|x| model.backward(x, g)).sum::<f32>()
+                            share
+                                .into_iter()
+                                .map(|(i, g, chunk)| {
+                                    g.clear();
+                                    (i, chunk.iter().map(|x| model.backward(x, g)).sum::<f32>())
+                                })
+                                .collect::<Vec<_>>()
                         })
                     })
                     .collect();
-                handles.into_iter().map(|h| h.join().expect("a training thread")).collect()
+                for h in handles {
+                    for (i, loss) in h.join().expect("a training thread") {
+                        losses[i] = loss;
+                    }
+                }
             });
             train_loss += losses.iter().sum::<f32>();
-            let used = samples.len().div_ceil(per_thread);
+            let used = samples.len().div_ceil(per_part);
             let (first, rest) = grads.split_at_mut(1);
             for g in &rest[..used - 1] {
                 first[0].add(g);

@@ -88,3 +88,88 @@ pub fn nogo_solver(
     }
     Ok(())
 }
+
+/// `experiments nogo-perfect`: on each logged position after each count of plies, the
+/// exact verdict (within `cap_s`); on those won for the side to move, each variant's answer
+/// within `ms`, or `iterations` when given (a fresh engine, as a bot started afresh
+/// without `data`), and whether that answer keeps the win. A variant is a list of the
+/// engine's features switched off.
+#[allow(clippy::too_many_arguments)]
+pub fn nogo_perfect(
+    logs: &[std::path::PathBuf],
+    plies: &[usize],
+    ms: u64,
+    iterations: Option<u64>,
+    engine: Option<&str>,
+    variants: &[Vec<String>],
+    cap_s: f64,
+    seed: u64,
+) -> Result<(), String> {
+    use botzone_games::engines::nogo::registry;
+    use botzone_games::engines::nogo::solver::{Proven, Solver};
+    use botzone_games::engines::Without;
+    let registry = registry();
+    let cap = || Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
+    let limit = iterations.map_or(format!("{ms} ms"), |n| format!("{n} iterations"));
+    let name = |v: &[String]| if v.is_empty() { "as shipped".to_string() } else { format!("without {}", v.join(",")) };
+    let mut totals = vec![0usize; variants.len()];
+    let mut all_won = 0;
+    for &ply in plies {
+        let mut positions = Vec::new();
+        for log in logs {
+            positions.extend(logged_nogo_positions(log, ply)?);
+        }
+        let (mut won, mut lost, mut unknown) = (0, 0, 0);
+        let mut kept = vec![0usize; variants.len()];
+        let mut slowest = Duration::ZERO;
+        for p in &positions {
+            // One solver for the verdict and the checks: its table holds proofs only.
+            let mut solver = Solver::new(16 << 20);
+            match solver.solve(p, &cap()) {
+                None => {
+                    unknown += 1;
+                    continue;
+                }
+                Some(Proven::Loss) => {
+                    lost += 1;
+                    continue;
+                }
+                Some(Proven::Win(_)) => won += 1,
+            }
+            for (v, without) in variants.iter().enumerate() {
+                let mut searcher = registry.searcher(engine, &Without(without.clone()), seed, 1)?;
+                let start = Instant::now();
+                let budget = match iterations {
+                    Some(n) => Budget::iterations(n),
+                    None => Budget::until(Deadline::new(start, Duration::from_millis(ms))),
+                };
+                let answer = searcher.choose(p, &[], &budget);
+                slowest = slowest.max(start.elapsed());
+                let mut after = *p;
+                after.play(answer.best);
+                // The answer keeps the win when the opponent, to move after it, has lost.
+                match solver.solve(&after, &cap()) {
+                    Some(Proven::Loss) => kept[v] += 1,
+                    Some(Proven::Win(_)) => {}
+                    None => unknown += 1,
+                }
+            }
+        }
+        println!(
+            "ply {ply}: {} positions, {won} won and {lost} lost for the side to move, {unknown} verdicts not \
+             reached within {cap_s} s; slowest answer {} ms",
+            positions.len(),
+            slowest.as_millis()
+        );
+        for (v, without) in variants.iter().enumerate() {
+            println!("  {}: kept {} of the {won} wins within {limit}", name(without), kept[v]);
+            totals[v] += kept[v];
+        }
+        all_won += won;
+    }
+    println!("all plies: {all_won} won positions");
+    for (v, without) in variants.iter().enumerate() {
+        println!("  {}: kept {} ({:.1}%)", name(without), totals[v], 100.0 * totals[v] as f64 / all_won.max(1) as f64);
+    }
+    Ok(())
+}

@@ -16,14 +16,14 @@ use botzone_games::game::Game;
 use botzone_games::nogo::patterns::{canonical, Surroundings, PATTERNS};
 use botzone_games::nogo::{GroupBoard, Position};
 use botzone_games::search::Budget;
+use botzone_games::selfplay::{parse_shard, play_in_order, shard_games};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 #[derive(Parser)]
 #[command(name = "nogo-patterns", about = "Self-play data and training for the NoGo bot's pattern prior")]
@@ -111,43 +111,6 @@ impl Sample {
     }
 }
 
-/// The open record file, and the games finished out of order: games are written in their
-/// numbered order, so that the same seed gives the same file whatever the threads.
-struct Sink {
-    file: std::fs::File,
-    positions: u64,
-    error: Option<String>,
-    /// The next game to write.
-    next: u64,
-    finished: BTreeMap<u64, Vec<u8>>,
-}
-
-impl Sink {
-    fn write_in_order(&mut self) -> std::io::Result<()> {
-        while let Some(bytes) = self.finished.remove(&self.next) {
-            self.file.write_all(&bytes)?;
-            self.next += 1;
-        }
-        Ok(())
-    }
-}
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("{text:?}: a shard is K/N with 0 <= K < N");
-    let (k, n) = text.split_once('/').ok_or_else(bad)?;
-    let (k, n) = (k.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
-    if k >= n {
-        return Err(bad());
-    }
-    Ok((k, n))
-}
-
-/// The games of shard `k` of `n` in a run of `games`: consecutive, the shards in order
-/// covering them all once.
-fn shard_games((k, n): (u64, u64), games: u64) -> std::ops::Range<u64> {
-    k * games / n..(k + 1) * games / n
-}
-
 fn datagen(
     out: &PathBuf,
     games: std::ops::Range<u64>,
@@ -159,50 +122,29 @@ fn datagen(
 ) -> Result<(), String> {
     let registry = registry();
     registry.check(Some("mcts"), without)?;
-    let file = OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let sink = Mutex::new(Sink { file, positions: 0, error: None, next: games.start, finished: BTreeMap::new() });
-    let next = AtomicU64::new(games.start);
+    let mut file =
+        OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let positions = AtomicU64::new(0);
     let bar = ProgressBar::new(games.end - games.start);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg} [{elapsed} < {eta}]").expect("style"),
     );
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let game = next.fetch_add(1, Ordering::Relaxed);
-                if game >= games.end || sink.lock().expect("sink").error.is_some() {
-                    return;
-                }
-                let samples =
-                    match play_game(&registry, without, nodes, seed ^ game.wrapping_mul(0x9E37_79B9), random_plies) {
-                        Ok(s) => s,
-                        Err(e) => {
-                            sink.lock().expect("sink").error = Some(e);
-                            return;
-                        }
-                    };
-                let mut bytes = Vec::new();
-                samples.iter().for_each(|s| s.write(&mut bytes));
-                let mut sink = sink.lock().expect("sink");
-                sink.positions += samples.len() as u64;
-                sink.finished.insert(game, bytes);
-                if let Err(e) = sink.write_in_order() {
-                    sink.error = Some(format!("{}: {e}", out.display()));
-                }
-                bar.set_message(format!("{} positions", sink.positions));
-                bar.inc(1);
-            });
-        }
-    });
+    let play = |game: u64| {
+        let samples = play_game(&registry, without, nodes, seed ^ game.wrapping_mul(0x9E37_79B9), random_plies)?;
+        positions.fetch_add(samples.len() as u64, Ordering::Relaxed);
+        let mut bytes = Vec::new();
+        samples.iter().for_each(|s| s.write(&mut bytes));
+        Ok(bytes)
+    };
+    play_in_order(games.clone(), threads, play, |_, bytes| {
+        file.write_all(bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+        bar.set_message(format!("{} positions", positions.load(Ordering::Relaxed)));
+        bar.inc(1);
+        Ok(())
+    })?;
     bar.finish();
-    let Sink { positions, error, .. } = sink.into_inner().expect("sink");
-    match error {
-        Some(e) => Err(e),
-        None => {
-            println!("{}: {positions} positions added in games {games:?}", out.display());
-            Ok(())
-        }
-    }
+    println!("{}: {} positions added in games {games:?}", out.display(), positions.into_inner());
+    Ok(())
 }
 
 fn play_game(
@@ -395,15 +337,5 @@ mod tests {
         // Three shards of the five games, concatenated in order: the whole run's file.
         let shards: Vec<u8> = (0..3).flat_map(|k| run(&format!("shard{k}"), shard_games((k, 3), 5), 2)).collect();
         assert_eq!(shards, whole);
-    }
-
-    #[test]
-    fn shards_cover_every_game_once_and_bad_shards_are_refused() {
-        let ranges: Vec<_> = (0..4).map(|k| shard_games((k, 4), 10)).collect();
-        assert_eq!(ranges, [0..2, 2..5, 5..7, 7..10]);
-        assert_eq!(parse_shard("2/4"), Ok((2, 4)));
-        for bad in ["4/4", "1", "a/2", "1/0"] {
-            assert!(parse_shard(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -146,8 +146,14 @@ pub fn ab_config(without: &Without) -> AlphaBetaConfig {
 /// The `ab` engine less the features in `without`: the one builder that the bot, the
 /// bench and the experiments use.
 pub fn ab(without: &Without) -> AlphaBeta<Board, AtaxxEval> {
+    ab_with(without, net::embedded())
+}
+
+/// `ab` with `network` in place of the embedded one (`ataxx-net datagen --net`: self-play
+/// of a network not yet built in).
+pub fn ab_with(without: &Without, network: &'static Network) -> AlphaBeta<Board, AtaxxEval> {
     let evaluation = if !without.has("network") {
-        Evaluation::Network(net::embedded())
+        Evaluation::Network(network)
     } else if without.has("fitted-weights") {
         Evaluation::Terms(HAND_SET)
     } else {

@@ -39,7 +39,7 @@ use botzone_games::engines::Without;
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
-use lab::nogo_solver::{nogo_solver, nogo_trace};
+use lab::nogo_solver::{nogo_perfect, nogo_solver, nogo_trace};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
@@ -213,6 +213,35 @@ enum Command {
         #[arg(long)]
         alpha_beta: bool,
     },
+    /// The NoGo engine on won positions of logged games: the exact verdict of each position
+    /// after each count of plies, then each variant's answer within `--ms` on the won ones
+    /// and whether it keeps the win.
+    NogoPerfect {
+        /// Arena logs (`arena nogo --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        /// Plies played (the opening's included) before the positions taken.
+        #[arg(long, default_value = "52,54", value_delimiter = ',')]
+        plies: Vec<usize>,
+        /// The engine's time per answer (the bot's own at Botzone's 1000 ms is 900).
+        #[arg(long, default_value_t = 900)]
+        ms: u64,
+        /// A fixed number of iterations per answer instead of the time (load-independent).
+        #[arg(long)]
+        iterations: Option<u64>,
+        /// The engine (`nogo --engine`), the bot's default when not given.
+        #[arg(long)]
+        engine: Option<String>,
+        /// A variant: the engine's features to switch off, comma-separated (`-` for none);
+        /// repeat to compare several on the same positions. The engine as shipped when none.
+        #[arg(long = "variant")]
+        variants: Vec<String>,
+        /// Time allowed for each verdict, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        cap_s: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Where each logged NoGo game was decided: from its end backwards, each position's
     /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
     NogoTrace {
@@ -283,6 +312,16 @@ fn main() {
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
+        }
+        Command::NogoPerfect { log, plies, ms, iterations, engine, variants, cap_s, seed } => {
+            let mut variants: Vec<Vec<String>> = variants
+                .iter()
+                .map(|v| v.split(',').filter(|f| !f.is_empty() && *f != "-").map(str::to_string).collect())
+                .collect();
+            if variants.is_empty() {
+                variants.push(Vec::new());
+            }
+            nogo_perfect(&log, &plies, ms, iterations, engine.as_deref(), &variants, cap_s, seed)
         }
         Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
