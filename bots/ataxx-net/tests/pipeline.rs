@@ -122,3 +122,39 @@ fn games_taken_from_a_record_file_start_in_its_empty_square_range() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no position with (0, 0) empty squares"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// regenerate.sh's first generations at a small scale: the documented steps run, in any
+/// thread count to the same files, and a step before its input is refused.
+#[test]
+fn the_regeneration_script_makes_the_same_generations_with_any_threads() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/regenerate.sh");
+    let dir = std::env::temp_dir().join(format!("ataxx-net-regenerate-{}", std::process::id()));
+    let step = |work: &std::path::Path, threads: &str, args: &[&str]| {
+        Command::new("bash")
+            .arg(script)
+            .args(args)
+            .env("WORK", work)
+            .env("SCALE", "0.0002")
+            .env("THREADS", threads)
+            .env("ATAXX_NET", env!("CARGO_BIN_EXE_ataxx-net"))
+            .output()
+            .expect("bash runs")
+    };
+    let mut made = Vec::new();
+    for threads in ["1", "2"] {
+        let work = dir.join(format!("threads{threads}"));
+        let early = step(&work, threads, &["datagen", "2"]);
+        assert!(!early.status.success());
+        assert!(String::from_utf8_lossy(&early.stderr).contains("gen1.net first"));
+        for args in [["datagen", "1"], ["train", "1"], ["datagen", "2"]] {
+            let out = step(&work, threads, &args);
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let files: Vec<Vec<u8>> =
+            ["g1.bin", "gen1.net", "g2.bin"].iter().map(|f| std::fs::read(work.join(f)).unwrap()).collect();
+        assert_eq!(read_file(&work.join("g1.bin")).unwrap().0.iter().filter(|r| r.ends_game()).count(), 12);
+        made.push(files);
+    }
+    assert_eq!(made[0], made[1]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
