@@ -121,6 +121,7 @@ pub fn nogo_perfect(
         }
         let (mut won, mut lost, mut unknown) = (0, 0, 0);
         let mut kept = vec![0usize; variants.len()];
+        let mut unsettled = vec![0usize; variants.len()];
         let mut slowest = Duration::ZERO;
         for p in &positions {
             // One solver for the verdict and the checks: its table holds proofs only.
@@ -151,7 +152,7 @@ pub fn nogo_perfect(
                 match solver.solve(&after, &cap()) {
                     Some(Proven::Loss) => kept[v] += 1,
                     Some(Proven::Win(_)) => {}
-                    None => unknown += 1,
+                    None => unsettled[v] += 1,
                 }
             }
         }
@@ -162,7 +163,12 @@ pub fn nogo_perfect(
             slowest.as_millis()
         );
         for (v, without) in variants.iter().enumerate() {
-            println!("  {}: kept {} of the {won} wins within {limit}", name(without), kept[v]);
+            println!(
+                "  {}: kept {} of the {won} wins within {limit} ({} answers not settled within {cap_s} s)",
+                name(without),
+                kept[v],
+                unsettled[v]
+            );
             totals[v] += kept[v];
         }
         all_won += won;

@@ -32,6 +32,10 @@
 //! the Pencil solver's time and nodes on the positions of logged arena games with that many
 //! undrawn edges (real middle games, unlike the bench's random ones); the exact value, or
 //! with `--verdict` what the bot asks (a winning move, else the smallest loss).
+//!
+//! `experiments nogo-perfect --log GAMES.jsonl [--plies 52,54] [--iterations N | --ms 900]
+//! [--variant FEATURES]... [--cap-s 10]`: on logged NoGo positions, the proof search's
+//! verdict, then on the won ones each variant's answer and whether it keeps the win.
 
 use arena::games::GameName;
 use arena::with_game;
