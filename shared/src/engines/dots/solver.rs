@@ -25,7 +25,8 @@
 //! (enhanced transposition cutoffs, [`ETC_FROM`]).
 
 use crate::dots::eval::margin;
-use crate::dots::{edges_in, loony_value, symmetry, Capture, Edge, Position, EDGES};
+use crate::dots::symmetry::{self, Images};
+use crate::dots::{edges_in, loony_value, Capture, Edge, Position, EDGES};
 use crate::game::Game;
 use crate::search::Budget;
 
@@ -87,7 +88,7 @@ impl Solver {
 
     /// The table key (the canonical edge word plus one) and the symmetry that maps the
     /// position onto its canonical form.
-    fn key(images: &symmetry::Images) -> (u64, usize) {
+    fn key(images: &Images) -> (u64, usize) {
         let (canon, s) = images.canonical();
         (canon + 1, s)
     }
@@ -104,20 +105,23 @@ impl Solver {
     }
 
     /// The value of drawing `e` for the side that draws it, searched in `(alpha, beta)`.
-    fn move_value(&mut self, p: &Position, e: Edge, alpha: i32, beta: i32, budget: &Budget) -> i32 {
+    /// `images` are those of `p`'s edge word, passed down so that a node's key costs eight
+    /// bit operations per edge drawn instead of eight table walks.
+    fn move_value(&mut self, p: &Position, images: &Images, e: Edge, alpha: i32, beta: i32, budget: &Budget) -> i32 {
         let taken = p.boxes_completed_by(e) as i32;
         let mut child = *p;
         child.play(e);
+        let images = images.with(e);
         if taken > 0 {
-            taken + self.search(&child, alpha - taken, beta - taken, budget)
+            taken + self.search(&child, images, alpha - taken, beta - taken, budget)
         } else {
-            -self.search(&child, -beta, -alpha, budget)
+            -self.search(&child, images, -beta, -alpha, budget)
         }
     }
 
     /// The position's value if it lies in `(alpha, beta)`; otherwise a bound on the side
     /// of the window it fell (fail-soft). Meaningless once `stopped`.
-    fn search(&mut self, p: &Position, alpha: i32, beta: i32, budget: &Budget) -> i32 {
+    fn search(&mut self, p: &Position, mut images: Images, alpha: i32, beta: i32, budget: &Budget) -> i32 {
         // Forced captures are taken here, in a loop: they are no choice, so neither a node
         // nor a table entry.
         let mut p = *p;
@@ -130,6 +134,7 @@ impl Solver {
                 Some(Capture::Forced(e)) => {
                     taken += p.boxes_completed_by(e) as i32;
                     p.play(e);
+                    images = images.with(e);
                 }
                 other => break other,
             }
@@ -146,7 +151,7 @@ impl Solver {
                 return taken + floor;
             }
         }
-        taken + self.search_choice(&p, capture, alpha - taken, beta - taken, budget)
+        taken + self.search_choice(&p, &images, capture, alpha - taken, beta - taken, budget)
     }
 
     /// [`Solver::search`] where the side to move has a choice: `capture` is what
@@ -154,6 +159,7 @@ impl Solver {
     fn search_choice(
         &mut self,
         p: &Position,
+        images: &Images,
         capture: Option<Capture>,
         mut alpha: i32,
         mut beta: i32,
@@ -181,8 +187,7 @@ impl Solver {
                 }
             }
         }
-        let images = symmetry::Images::of(p.edge_word());
-        let (key, sym) = Self::key(&images);
+        let (key, sym) = Self::key(images);
         // Two slots per key: a hit in either; a store replaces the same key, else the
         // entry of the smaller search.
         let pair = self.pair(key);
@@ -227,7 +232,7 @@ impl Solver {
         let alpha0 = alpha;
         let (mut best, mut best_move) = (-UNBOUNDED, moves[0]);
         for &e in moves.iter() {
-            let v = self.move_value(p, e, alpha, beta, budget);
+            let v = self.move_value(p, images, e, alpha, beta, budget);
             if self.stopped {
                 return 0;
             }
@@ -277,7 +282,7 @@ impl Solver {
     /// The position's exact value, or `None` if the budget ran out first.
     pub fn value(&mut self, p: &Position, budget: &Budget) -> Option<i32> {
         self.start(budget);
-        let v = self.search(p, -UNBOUNDED, UNBOUNDED, budget);
+        let v = self.search(p, Images::of(p.edge_word()), -UNBOUNDED, UNBOUNDED, budget);
         (!self.stopped).then_some(v)
     }
 
@@ -295,6 +300,7 @@ impl Solver {
         self.start(budget);
         // 25 boxes leave no draw: a final margin of at least 1 wins.
         let need = 1 - margin(p, p.to_move());
+        let images = Images::of(p.edge_word());
         let capture = p.capture().map(Capture::moves);
         let mut moves: Vec<Edge> =
             root_moves.iter().copied().filter(|e| capture.as_ref().is_none_or(|c| c.contains(e))).collect();
@@ -302,7 +308,7 @@ impl Solver {
             moves = root_moves.to_vec();
         }
         for &e in &moves {
-            let v = self.move_value(p, e, need - 1, need, budget);
+            let v = self.move_value(p, &images, e, need - 1, need, budget);
             if self.stopped {
                 return None;
             }
@@ -315,7 +321,7 @@ impl Solver {
         let mut best: Option<Solved> = None;
         for &e in &moves {
             let floor = best.map_or(-UNBOUNDED, |b| b.value);
-            let v = self.move_value(p, e, floor, need, budget);
+            let v = self.move_value(p, &images, e, floor, need, budget);
             if self.stopped {
                 return None;
             }
