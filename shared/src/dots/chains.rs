@@ -324,8 +324,24 @@ fn bits(mut word: u32) -> impl Iterator<Item = usize> {
 pub fn loony_value(parts: &[Component]) -> i32 {
     let mut sorted = parts.to_vec();
     sorted.sort_unstable();
-    loony_value_sorted(&sorted, &mut HashMap::default())
+    LOONY_MEMO.with_borrow_mut(|memo| {
+        if memo.len() > LOONY_MEMO_CAP {
+            memo.clear();
+        }
+        loony_value_sorted(&sorted, memo)
+    })
 }
+
+thread_local! {
+    /// Kept between calls: the solver asks for the same few thousand sets of chains and
+    /// loops at hundreds of thousands of leaves, and a fresh memo per call was a twentieth
+    /// of its time.
+    static LOONY_MEMO: std::cell::RefCell<LoonyMemo> = std::cell::RefCell::new(LoonyMemo::default());
+}
+
+/// Entries (32 bytes each) after which the memo starts again: a bound on its memory (8 MB)
+/// above what a game's searches fill.
+const LOONY_MEMO_CAP: usize = 1 << 18;
 
 /// The memo of [`loony_value`], keyed on a sorted list of components packed 6 bits each
 /// (a 5x5 board has at most 10 chains, their 20 ends on the border, and 6 loops).
