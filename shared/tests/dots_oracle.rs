@@ -284,7 +284,10 @@ fn a_declinable_capture_is_worth_at_least_the_parity_of_the_boxes_left() {
             }
         }
     }
-    assert!(declinable >= 50 && four >= 5 && odd >= 20, "only {declinable} declinable captures, {four} open fours, {odd} odd");
+    assert!(
+        declinable >= 50 && four >= 5 && odd >= 20,
+        "only {declinable} declinable captures, {four} open fours, {odd} odd"
+    );
     // A 3-chain open at both ends must be taken whole (its only "decline" takes a box and
     // keeps the turn), and then the mover opens the 4-chain left: 3 - 4.
     let undrawn = [(7, 4), (3, 6), (0, 5), (2, 5), (8, 5), (0, 7), (2, 7)];
