@@ -8,7 +8,8 @@
 //! opponent (an enhanced transposition cutoff). The rest are searched in order of the
 //! opponent's legal points left, then the mover's: in NoGo the side left without a legal
 //! point loses, so a move that takes the opponent's points and keeps one's own is the
-//! likely refutation.
+//! likely refutation. The table keeps proofs only (won or lost for the side to move), two
+//! slots per key, and where both are taken the smaller proof gives way.
 
 use crate::game::{mix64, Player};
 use crate::nogo::{GroupBoard, Point, Position};
@@ -21,6 +22,9 @@ struct Entry {
     /// 0: empty slot; 1: the side to move wins; 2: it loses.
     value: u8,
     best: Point,
+    /// Nodes the proof took: of two entries competing for a slot pair, the one that saves
+    /// less search gives way.
+    work: u32,
 }
 
 const WIN: u8 = 1;
@@ -83,33 +87,39 @@ impl Solver {
         if !win {
             return Some(Proven::Loss);
         }
-        let entry = self.table[self.slot(key)];
+        let entry = self.table[self.find(key).expect("the root's proof is the last stored")];
         debug_assert_eq!(entry.value, WIN);
         Some(Proven::Win(entry.best))
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.table.len() - 1)
+    /// The first of the two slots `key` may occupy.
+    fn pair(&self, key: u64) -> usize {
+        (key as usize) & (self.table.len() - 2)
+    }
+
+    /// The slot holding `key`, if either of its pair does.
+    fn find(&self, key: u64) -> Option<usize> {
+        let pair = self.pair(key);
+        (pair..pair + 2).find(|&i| self.table[i].key == key)
     }
 
     fn probe(&self, key: u64) -> u8 {
-        let e = &self.table[self.slot(key)];
-        if e.key == key {
-            e.value
-        } else {
-            0
-        }
+        self.find(key).map_or(0, |i| self.table[i].value)
     }
 
-    fn store(&mut self, key: u64, value: u8, best: Point) {
-        let slot = self.slot(key);
-        self.table[slot] = Entry { key, value, best };
+    /// Stores a proof over the same key, else over the entry of the smaller proof.
+    fn store(&mut self, key: u64, value: u8, best: Point, work: u64) {
+        let pair = self.pair(key);
+        let slot =
+            self.find(key).unwrap_or(if self.table[pair].work <= self.table[pair + 1].work { pair } else { pair + 1 });
+        self.table[slot] = Entry { key, value, best, work: work.min(u64::from(u32::MAX)) as u32 };
     }
 
     /// Whether the side to move wins `board`, whose key is `key`. On abort the answer
     /// means nothing.
     fn search(&mut self, board: &GroupBoard, key: u64, budget: &Budget) -> bool {
         self.nodes += 1;
+        let start = self.nodes;
         if self.nodes.is_multiple_of(1024) && budget.exhausted_nodes(self.nodes) {
             self.aborted = true;
         }
@@ -134,7 +144,7 @@ impl Solver {
             let legal = child.legal_for_both();
             let child_key = key_of(&child);
             if legal[them].is_empty() || self.probe(child_key) == LOSS {
-                self.store(key, WIN, point);
+                self.store(key, WIN, point, self.nodes - start + 1);
                 return true;
             }
             // Fewest legal points left to the opponent first, then most kept for the mover.
@@ -154,11 +164,11 @@ impl Solver {
                 return false;
             }
             if !child_wins {
-                self.store(key, WIN, point);
+                self.store(key, WIN, point, self.nodes - start + 1);
                 return true;
             }
         }
-        self.store(key, LOSS, 0);
+        self.store(key, LOSS, 0, self.nodes - start + 1);
         false
     }
 }
