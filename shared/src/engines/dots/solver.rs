@@ -28,6 +28,7 @@ use crate::dots::eval::margin;
 use crate::dots::symmetry::{self, Images};
 use crate::dots::{edges_in, loony_value, Capture, Edge, Position, EDGES};
 use crate::game::Game;
+use crate::search::pair_table::{PairEntry, PairTable};
 use crate::search::Budget;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,6 +40,19 @@ struct Slot {
     best: u8,
     /// Undrawn edges of the position: the size of the search it saves.
     undrawn: u8,
+}
+
+impl PairEntry for Slot {
+    fn key(&self) -> u64 {
+        self.key
+    }
+    fn weight(&self) -> u64 {
+        u64::from(self.undrawn)
+    }
+    /// A canonical edge word is no hash: its low bits are the same for many positions.
+    fn index(key: u64) -> u64 {
+        crate::game::mix64(key)
+    }
 }
 
 /// The verdict of a root search.
@@ -53,7 +67,7 @@ pub struct Solved {
 
 pub struct Solver {
     /// Allocated by the first search (a bot that never solves never pays for it).
-    table: Vec<Slot>,
+    table: PairTable<Slot>,
     slots: usize,
     /// Root moves the last search proved not to win.
     refuted: Vec<Edge>,
@@ -72,7 +86,7 @@ const MIN_SLOTS: usize = 1 << 16;
 impl Solver {
     /// A solver with `2^log2_slots` table slots (16 bytes each).
     pub fn new(log2_slots: u32) -> Solver {
-        Solver { table: Vec::new(), slots: 1 << log2_slots, refuted: Vec::new(), nodes: 0, stopped: false }
+        Solver { table: PairTable::empty(), slots: 1 << log2_slots, refuted: Vec::new(), nodes: 0, stopped: false }
     }
 
     /// The root moves the last [`Solver::solve`] proved not to win before it ended: when
@@ -91,17 +105,6 @@ impl Solver {
     fn key(images: &Images) -> (u64, usize) {
         let (canon, s) = images.canonical();
         (canon + 1, s)
-    }
-
-    /// The first of the two slots a key may occupy.
-    fn pair(&self, key: u64) -> usize {
-        (crate::game::mix64(key) as usize) & (self.table.len() - 2)
-    }
-
-    /// The slot holding `key`, if either of its pair does.
-    fn probe(&self, key: u64) -> Option<usize> {
-        let pair = self.pair(key);
-        (pair..pair + 2).find(|&i| self.table[i].key == key)
     }
 
     /// The value of drawing `e` for the side that draws it, searched in `(alpha, beta)`.
@@ -188,13 +191,8 @@ impl Solver {
             }
         }
         let (key, sym) = Self::key(images);
-        // Two slots per key: a hit in either; a store replaces the same key, else the
-        // entry of the smaller search.
-        let pair = self.pair(key);
-        let found = self.probe(key);
-        let slot = found.map_or_else(Slot::default, |i| self.table[i]);
         let mut hint = None;
-        if slot.key == key {
+        if let Some(&slot) = self.table.get(key) {
             let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
             if lower >= beta || lower == upper {
                 return lower;
@@ -216,8 +214,8 @@ impl Solver {
             // for the opponent refutes this node without a search. (A quiet move takes no
             // box, so the child's value is the negation of this move's.)
             for &e in moves.iter() {
-                if let Some(i) = self.probe(Self::key(&images.with(e)).0) {
-                    let v = -i32::from(self.table[i].upper);
+                if let Some(child) = self.table.get(Self::key(&images.with(e)).0) {
+                    let v = -i32::from(child.upper);
                     if v >= beta {
                         return v;
                     }
@@ -253,9 +251,7 @@ impl Solver {
         };
         let stored_move = symmetry::IMAGE[sym][usize::from(best_move)];
         let undrawn = (60 - p.drawn_count()) as u8;
-        let shallower = if self.table[pair].undrawn <= self.table[pair + 1].undrawn { pair } else { pair + 1 };
-        let index = found.unwrap_or(shallower);
-        self.table[index] = Slot { key, lower: lower as i8, upper: upper as i8, best: stored_move, undrawn };
+        self.table.store(Slot { key, lower: lower as i8, upper: upper as i8, best: stored_move, undrawn });
         best
     }
 
@@ -272,7 +268,7 @@ impl Solver {
         };
         let size = wanted.max(MIN_SLOTS).next_power_of_two().min(self.slots);
         if self.table.len() < size {
-            self.table = vec![Slot::default(); size];
+            self.table = PairTable::new(size);
         }
         self.nodes = 0;
         self.stopped = false;

@@ -13,6 +13,7 @@
 
 use crate::game::{mix64, Player};
 use crate::nogo::{GroupBoard, Point, Position};
+use crate::search::pair_table::{PairEntry, PairTable};
 use crate::search::Budget;
 
 /// A proven position: its key, whether the side to move wins, and (for a win) the move.
@@ -25,6 +26,15 @@ struct Entry {
     /// Nodes the proof took: of two entries competing for a slot pair, the one that saves
     /// less search gives way.
     work: u32,
+}
+
+impl PairEntry for Entry {
+    fn key(&self) -> u64 {
+        self.key
+    }
+    fn weight(&self) -> u64 {
+        u64::from(self.work)
+    }
 }
 
 const WIN: u8 = 1;
@@ -40,7 +50,7 @@ pub enum Proven {
 }
 
 pub struct Solver {
-    table: Vec<Entry>,
+    table: PairTable<Entry>,
     table_bytes: usize,
     nodes: u64,
     aborted: bool,
@@ -60,7 +70,7 @@ impl Solver {
     /// entries that fits (allocated on the first search, so that a bot that never reaches
     /// the endgame never pays for it).
     pub fn new(table_bytes: usize) -> Solver {
-        Solver { table: Vec::new(), table_bytes, nodes: 0, aborted: false }
+        Solver { table: PairTable::empty(), table_bytes, nodes: 0, aborted: false }
     }
 
     /// Nodes searched by the last call of `solve`.
@@ -72,9 +82,7 @@ impl Solver {
     /// runs out (its iteration cap counts nodes).
     pub fn solve(&mut self, p: &Position, budget: &Budget) -> Option<Proven> {
         if self.table.is_empty() {
-            let fits = (self.table_bytes / std::mem::size_of::<Entry>()).max(1024);
-            let slots = if fits.is_power_of_two() { fits } else { fits.next_power_of_two() / 2 };
-            self.table = vec![Entry::default(); slots];
+            self.table = PairTable::new(PairTable::<Entry>::slots_within(self.table_bytes).max(1024));
         }
         self.nodes = 0;
         self.aborted = false;
@@ -87,32 +95,18 @@ impl Solver {
         if !win {
             return Some(Proven::Loss);
         }
-        let entry = self.table[self.find(key).expect("the root's proof is the last stored")];
+        let entry = self.table.get(key).expect("the root's proof is the last stored");
         debug_assert_eq!(entry.value, WIN);
         Some(Proven::Win(entry.best))
     }
 
-    /// The first of the two slots `key` may occupy.
-    fn pair(&self, key: u64) -> usize {
-        (key as usize) & (self.table.len() - 2)
-    }
-
-    /// The slot holding `key`, if either of its pair does.
-    fn find(&self, key: u64) -> Option<usize> {
-        let pair = self.pair(key);
-        (pair..pair + 2).find(|&i| self.table[i].key == key)
-    }
-
     fn probe(&self, key: u64) -> u8 {
-        self.find(key).map_or(0, |i| self.table[i].value)
+        self.table.get(key).map_or(0, |e| e.value)
     }
 
-    /// Stores a proof over the same key, else over the entry of the smaller proof.
+    /// Stores a proof that took `work` nodes.
     fn store(&mut self, key: u64, value: u8, best: Point, work: u64) {
-        let pair = self.pair(key);
-        let slot =
-            self.find(key).unwrap_or(if self.table[pair].work <= self.table[pair + 1].work { pair } else { pair + 1 });
-        self.table[slot] = Entry { key, value, best, work: work.min(u64::from(u32::MAX)) as u32 };
+        self.table.store(Entry { key, value, best, work: work.min(u64::from(u32::MAX)) as u32 });
     }
 
     /// Whether the side to move wins `board`, whose key is `key`. On abort the answer
