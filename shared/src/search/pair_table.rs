@@ -57,20 +57,27 @@ impl<E: PairEntry> PairTable<E> {
         (E::index(key) as usize) & (self.slots.len() - 2)
     }
 
+    /// The slot holding `key`, if either of its pair does.
+    fn slot_of(&self, key: u64) -> Option<usize> {
+        let pair = self.pair(key);
+        (pair..pair + 2).find(|&i| self.slots[i].key() == key)
+    }
+
     /// The entry of `key`, if either slot of its pair holds it.
     pub fn get(&self, key: u64) -> Option<&E> {
-        let pair = self.pair(key);
-        self.slots[pair..pair + 2].iter().find(|e| e.key() == key)
+        self.slot_of(key).map(|i| &self.slots[i])
     }
 
     /// Stores `entry` over the entry of the same key, else over the lighter of the pair.
     pub fn store(&mut self, entry: E) {
-        let pair = self.pair(entry.key());
-        let slot = match (pair..pair + 2).find(|&i| self.slots[i].key() == entry.key()) {
-            Some(same) => same,
-            None if self.slots[pair].weight() <= self.slots[pair + 1].weight() => pair,
-            None => pair + 1,
-        };
+        let slot = self.slot_of(entry.key()).unwrap_or_else(|| {
+            let pair = self.pair(entry.key());
+            if self.slots[pair].weight() <= self.slots[pair + 1].weight() {
+                pair
+            } else {
+                pair + 1
+            }
+        });
         self.slots[slot] = entry;
     }
 }
