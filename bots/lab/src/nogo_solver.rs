@@ -179,3 +179,84 @@ pub fn nogo_perfect(
     }
     Ok(())
 }
+
+/// `experiments nogo-judges`: how well cheap judges tell who wins a late position. On each
+/// logged position after each count of plies whose winner the proof search finds within
+/// `cap_s`, three guesses that the side to move wins, each scored against that verdict:
+/// more legal points than the opponent; more moves than the opponent if the points both
+/// may play were shared out in turn, the side to move first (the points only one side
+/// may play counted as its own); and a fresh `mcts` search's root value above one half,
+/// after `iterations` with the proof search off (so the value is the playouts').
+pub fn nogo_judges(logs: &[std::path::PathBuf], plies: &[usize], cap_s: f64, iterations: u64) -> Result<(), String> {
+    use botzone_games::engines::nogo::registry;
+    use botzone_games::engines::nogo::solver::{Proven, Solver};
+    use botzone_games::engines::Without;
+    use botzone_games::search::Score;
+    let registry = registry();
+    let playouts_only = Without(vec!["late-solver".to_string()]);
+    let mut all = [0usize; 4];
+    for &ply in plies {
+        let mut positions = Vec::new();
+        for log in logs {
+            positions.extend(logged_nogo_positions(log, ply)?);
+        }
+        // [proven, more legal points right, shared out right, MCTS right]
+        let mut right = [0usize; 4];
+        let mut values = [(0.0, 0usize); 2];
+        for p in &positions {
+            let budget = Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
+            let wins = match Solver::new(16 << 20).solve(p, &budget) {
+                Some(Proven::Win(_)) => true,
+                Some(Proven::Loss) => false,
+                None => continue,
+            };
+            let legal = p.legal_for_both();
+            let me = p.to_move().index();
+            let (mine, theirs) = (legal[me], legal[1 - me]);
+            let shared = mine.and(theirs).count();
+            let more_points = mine.count() > theirs.count();
+            let shared_out = mine.minus(theirs).count() + shared.div_ceil(2) > theirs.minus(mine).count() + shared / 2;
+            let mut searcher = registry.searcher(Some("mcts"), &playouts_only, 1, 1)?;
+            let value = match searcher.choose(p, &[], &Budget::iterations(iterations)).score {
+                Some(Score::WinRate(v)) => v,
+                Some(Score::WinIn(_)) => 1.0,
+                Some(Score::LossIn(_)) => 0.0,
+                _ => 0.5,
+            };
+            right[0] += 1;
+            right[1] += usize::from(more_points == wins);
+            right[2] += usize::from(shared_out == wins);
+            right[3] += usize::from((value > 0.5) == wins);
+            let v = &mut values[usize::from(wins)];
+            *v = (v.0 + value, v.1 + 1);
+        }
+        let mean = |(sum, n): (f64, usize)| if n == 0 { f64::NAN } else { sum / n as f64 };
+        println!(
+            "ply {ply}: {} positions, {} proven within {cap_s} s ({} won for the side to move); right: more legal \
+             points {}, shared out in turn {}, MCTS {}; MCTS's mean value on the won {:.3}, on the lost {:.3}",
+            positions.len(),
+            right[0],
+            values[1].1,
+            right[1],
+            right[2],
+            right[3],
+            mean(values[1]),
+            mean(values[0]),
+        );
+        for (total, r) in all.iter_mut().zip(right) {
+            *total += r;
+        }
+    }
+    let pct = |r: usize| 100.0 * r as f64 / all[0].max(1) as f64;
+    println!(
+        "all plies: {} proven; right: more legal points {} ({:.1}%), shared out in turn {} ({:.1}%), MCTS {} ({:.1}%)",
+        all[0],
+        all[1],
+        pct(all[1]),
+        all[2],
+        pct(all[2]),
+        all[3],
+        pct(all[3]),
+    );
+    Ok(())
+}

@@ -36,6 +36,10 @@
 //! `experiments nogo-perfect --log GAMES.jsonl [--plies 52,54] [--iterations N | --ms 900]
 //! [--variant FEATURES]... [--cap-s 10]`: on logged NoGo positions, the proof search's
 //! verdict, then on the won ones each variant's answer and whether it keeps the win.
+//!
+//! `experiments nogo-judges --log GAMES.jsonl [--plies 54,56,58] [--cap-s 1] [--iterations
+//! 20000]`: on logged NoGo positions the proof search settles, how often counts of legal
+//! points and the playouts' value (MCTS without the proof search) name the winner.
 
 use arena::games::GameName;
 use arena::with_game;
@@ -43,7 +47,7 @@ use botzone_games::engines::Without;
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
-use lab::nogo_solver::{nogo_perfect, nogo_solver, nogo_trace};
+use lab::nogo_solver::{nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
@@ -246,6 +250,22 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// How well cheap judges name the winner of logged NoGo positions the proof search
+    /// settles: counts of legal points, and the playouts' value (MCTS, proof search off).
+    NogoJudges {
+        /// Arena logs (`arena nogo --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        /// Plies played (the opening's included) before the positions taken.
+        #[arg(long, default_value = "54,56,58", value_delimiter = ',')]
+        plies: Vec<usize>,
+        /// Time allowed for each verdict, in seconds (positions beyond it are left out).
+        #[arg(long, default_value_t = 1.0)]
+        cap_s: f64,
+        /// MCTS iterations for the playouts' value.
+        #[arg(long, default_value_t = 20_000)]
+        iterations: u64,
+    },
     /// Where each logged NoGo game was decided: from its end backwards, each position's
     /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
     NogoTrace {
@@ -327,6 +347,7 @@ fn main() {
             }
             nogo_perfect(&log, &plies, ms, iterations, engine.as_deref(), &variants, cap_s, seed)
         }
+        Command::NogoJudges { log, plies, cap_s, iterations } => nogo_judges(&log, &plies, cap_s, iterations),
         Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
