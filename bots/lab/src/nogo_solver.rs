@@ -180,6 +180,24 @@ pub fn nogo_perfect(
     Ok(())
 }
 
+/// How many proven positions each judge of [`nogo_judges`] named the winner of.
+#[derive(Default, Clone, Copy)]
+struct JudgesRight {
+    proven: usize,
+    more_points: usize,
+    shared_out: usize,
+    mcts: usize,
+}
+
+impl JudgesRight {
+    fn add(&mut self, other: JudgesRight) {
+        self.proven += other.proven;
+        self.more_points += other.more_points;
+        self.shared_out += other.shared_out;
+        self.mcts += other.mcts;
+    }
+}
+
 /// `experiments nogo-judges`: how well cheap judges tell who wins a late position. On each
 /// logged position after each count of plies whose winner the proof search finds within
 /// `cap_s`, three guesses that the side to move wins, each scored against that verdict:
@@ -194,14 +212,14 @@ pub fn nogo_judges(logs: &[std::path::PathBuf], plies: &[usize], cap_s: f64, ite
     use botzone_games::search::Score;
     let registry = registry();
     let playouts_only = Without(vec!["late-solver".to_string()]);
-    let mut all = [0usize; 4];
+    let mut all = JudgesRight::default();
     for &ply in plies {
         let mut positions = Vec::new();
         for log in logs {
             positions.extend(logged_nogo_positions(log, ply)?);
         }
-        // [proven, more legal points right, shared out right, MCTS right]
-        let mut right = [0usize; 4];
+        let mut right = JudgesRight::default();
+        // MCTS's value summed over the positions lost and won for the side to move, and their count.
         let mut values = [(0.0, 0usize); 2];
         for p in &positions {
             let budget = Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
@@ -223,10 +241,12 @@ pub fn nogo_judges(logs: &[std::path::PathBuf], plies: &[usize], cap_s: f64, ite
                 Some(Score::LossIn(_)) => 0.0,
                 _ => 0.5,
             };
-            right[0] += 1;
-            right[1] += usize::from(more_points == wins);
-            right[2] += usize::from(shared_out == wins);
-            right[3] += usize::from((value > 0.5) == wins);
+            right.add(JudgesRight {
+                proven: 1,
+                more_points: usize::from(more_points == wins),
+                shared_out: usize::from(shared_out == wins),
+                mcts: usize::from((value > 0.5) == wins),
+            });
             let v = &mut values[usize::from(wins)];
             *v = (v.0 + value, v.1 + 1);
         }
@@ -235,28 +255,26 @@ pub fn nogo_judges(logs: &[std::path::PathBuf], plies: &[usize], cap_s: f64, ite
             "ply {ply}: {} positions, {} proven within {cap_s} s ({} won for the side to move); right: more legal \
              points {}, shared out in turn {}, MCTS {}; MCTS's mean value on the won {:.3}, on the lost {:.3}",
             positions.len(),
-            right[0],
+            right.proven,
             values[1].1,
-            right[1],
-            right[2],
-            right[3],
+            right.more_points,
+            right.shared_out,
+            right.mcts,
             mean(values[1]),
             mean(values[0]),
         );
-        for (total, r) in all.iter_mut().zip(right) {
-            *total += r;
-        }
+        all.add(right);
     }
-    let pct = |r: usize| 100.0 * r as f64 / all[0].max(1) as f64;
+    let pct = |r: usize| 100.0 * r as f64 / all.proven.max(1) as f64;
     println!(
         "all plies: {} proven; right: more legal points {} ({:.1}%), shared out in turn {} ({:.1}%), MCTS {} ({:.1}%)",
-        all[0],
-        all[1],
-        pct(all[1]),
-        all[2],
-        pct(all[2]),
-        all[3],
-        pct(all[3]),
+        all.proven,
+        all.more_points,
+        pct(all.more_points),
+        all.shared_out,
+        pct(all.shared_out),
+        all.mcts,
+        pct(all.mcts),
     );
     Ok(())
 }
