@@ -492,8 +492,9 @@ fn check_answer<G: Rules>(game: &G, by: Player, answer: Option<G::Move>) -> Resu
     }
 }
 
-/// Botzone keeps at most this much of a turn's `data`.
-pub const MAX_DATA_BYTES: usize = 100 * 1024;
+/// Botzone keeps at most this much of a turn's `data` ("100 KB", read as 100,000 bytes,
+/// the smaller of its two readings).
+pub const MAX_DATA_BYTES: usize = 100_000;
 
 /// Our answer in the input's format: a JSON line `{"response":..,"debug":..,"data":..}`
 /// (`data` only when there is some), or the simplified move line followed by the debug

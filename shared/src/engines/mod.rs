@@ -221,6 +221,14 @@ impl<G: HasModel, E: Engine<G::Model>> Engine<G> for OnModel<G::Model, E> {
     fn set_history(&mut self, moves: &[G::Move]) {
         self.engine.set_history(moves);
     }
+
+    fn carry(&self, played: G::Move, max_bytes: usize) -> Option<Vec<u8>> {
+        self.engine.carry(played, max_bytes)
+    }
+
+    fn resume(&mut self, carried: &[u8], history: &[G::Move], root: &G) -> Result<(), String> {
+        self.engine.resume(carried, history, &root.model())
+    }
 }
 
 /// The engines every game has.

@@ -10,6 +10,8 @@
 //! Games where a move can keep the turn (Dots) are handled by comparing the side to move
 //! before and after a move: the child's score is negated only when the side changes.
 
+mod carry;
+
 use super::{Budget, Engine, Score, SearchResult};
 use crate::game::{Game, Outcome, Player};
 
@@ -240,6 +242,12 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
     aborted: bool,
     /// Spare move lists, one per ply in use.
     lists: Vec<MoveLists<G::Move>>,
+    /// The game's moves before the last search's root, and that root: what the table
+    /// carried to the next turn is found from (`carry`).
+    history_moves: Vec<G::Move>,
+    last_root: Option<G>,
+    /// Entries carried from the last turn, put into the table once the search sizes it.
+    carried: Vec<(u64, TtEntry<G::Move>)>,
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
@@ -266,6 +274,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             budget: Budget::iterations(0),
             aborted: false,
             lists: Vec::new(),
+            history_moves: Vec::new(),
+            last_root: None,
+            carried: Vec::new(),
         }
     }
 
@@ -681,6 +692,18 @@ impl<G: Game, E: Evaluator<G>> Engine<G> for AlphaBeta<G, E> {
             root_stats: Vec::new(),
         }
     }
+
+    fn set_history(&mut self, moves: &[G::Move]) {
+        self.history_moves = moves.to_vec();
+    }
+
+    fn carry(&self, played: G::Move, max_bytes: usize) -> Option<Vec<u8>> {
+        self.carry_table(played, max_bytes)
+    }
+
+    fn resume(&mut self, carried: &[u8], history: &[G::Move], root: &G) -> Result<(), String> {
+        self.resume_table(carried, history, root)
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
@@ -688,6 +711,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// completed depth).
     pub fn iterate(&mut self, game: &G, root_moves: &[G::Move], budget: &Budget) -> (i32, G::Move, i32) {
         self.prepare(budget);
+        self.restore_carried();
+        self.last_root = Some(game.clone());
         self.nodes = 0;
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
