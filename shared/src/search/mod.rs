@@ -77,9 +77,64 @@ pub fn carried_history(carried: &[u8]) -> Option<(usize, u64)> {
     Some((usize::from(len), hash))
 }
 
+/// The length of [`carry_header`]'s header.
+pub const CARRY_HEADER_BYTES: usize = 10;
+
+/// Carried bytes read in order after their header, every read checked against their end.
+pub(crate) struct CarriedReader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> CarriedReader<'a> {
+    /// The bytes after the header, if the header names `history` (its length and hash).
+    pub(crate) fn after_header<G: Game>(carried: &'a [u8], history: &[G::Move]) -> Result<Self, String> {
+        let (len, hash) = carried_history(carried).ok_or("too short for its header")?;
+        if len != history.len() || hash != history_hash::<G>(history) {
+            return Err("carried for another history".into());
+        }
+        Ok(CarriedReader { bytes: carried, at: CARRY_HEADER_BYTES })
+    }
+
+    /// Bytes not yet read.
+    pub(crate) fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let slice = self.bytes.get(self.at..self.at + N).ok_or("cut short")?;
+        self.at += N;
+        Ok(slice.try_into().expect("N bytes"))
+    }
+
+    pub(crate) fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take::<1>()?[0])
+    }
+
+    pub(crate) fn u16(&mut self) -> Result<u16, String> {
+        Ok(u16::from_le_bytes(self.take()?))
+    }
+
+    pub(crate) fn i16(&mut self) -> Result<i16, String> {
+        Ok(i16::from_le_bytes(self.take()?))
+    }
+
+    pub(crate) fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take()?))
+    }
+
+    pub(crate) fn i32(&mut self) -> Result<i32, String> {
+        Ok(i32::from_le_bytes(self.take()?))
+    }
+
+    pub(crate) fn f32(&mut self) -> Result<f32, String> {
+        Ok(f32::from_le_bytes(self.take()?))
+    }
+}
+
 /// The header of carried bytes: the history's length and hash (see [`carried_history`]).
 pub fn carry_header<G: Game>(history: &[G::Move]) -> Vec<u8> {
-    let mut header = Vec::with_capacity(10);
+    let mut header = Vec::with_capacity(CARRY_HEADER_BYTES);
     header.extend_from_slice(&(history.len().min(u16::MAX as usize) as u16).to_le_bytes());
     header.extend_from_slice(&history_hash::<G>(history).to_le_bytes());
     header

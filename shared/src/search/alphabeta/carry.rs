@@ -18,12 +18,11 @@
 
 use super::{AlphaBeta, Bound, Evaluator, TtEntry};
 use crate::game::Game;
-use crate::search::{carried_history, carry_header, history_hash};
+use crate::search::{carry_header, CarriedReader};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 const VERSION: u8 = 1;
-const HEADER_BYTES: usize = 10;
 const ENTRY_BYTES: usize = 2 + 2 + 4 + 2 + 1 + 1;
 /// Children looked up in the table while choosing the entries: a bound on the time the
 /// walk takes after the search (about 0.1 µs each for Ataxx).
@@ -43,8 +42,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         if self.tt.is_empty() {
             return None;
         }
-        let key = self.eval.hash(g);
-        self.tt[self.tt_index(key)].filter(|e| e.check == TtEntry::<G::Move>::check_of(key))
+        self.probe(self.eval.hash(g))
     }
 
     /// The table under `played` (the move the bot answers with) in at most `max_bytes`;
@@ -95,29 +93,24 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// position is `root`: the history scores at once, the entries at the next search
     /// (the table is sized then). Nothing is kept from bytes that fail a check.
     pub(super) fn resume_table(&mut self, carried: &[u8], history: &[G::Move], root: &G) -> Result<(), String> {
-        let (len, hash) = carried_history(carried).ok_or("too short for its header")?;
-        if len != history.len() || hash != history_hash::<G>(history) {
-            return Err("carried for another history".into());
-        }
-        let mut bytes = carried.get(HEADER_BYTES..).unwrap_or_default();
-        if take(&mut bytes, 1)?[0] != VERSION {
+        let mut bytes = CarriedReader::after_header::<G>(carried, history)?;
+        if bytes.u8()? != VERSION {
             return Err("written by another version".into());
         }
         let mut scores = vec![0; self.history.len()];
         for h in &mut scores {
-            *h = i32::from(i16::from_le_bytes(take(&mut bytes, 2)?.try_into().expect("two bytes")));
+            *h = i32::from(bytes.i16()?);
         }
-        if bytes.len() % ENTRY_BYTES != 0 {
-            return Err(format!("{} bytes of entries, not a whole number of {ENTRY_BYTES}", bytes.len()));
+        if bytes.left() % ENTRY_BYTES != 0 {
+            return Err(format!("{} bytes of entries, not a whole number of {ENTRY_BYTES}", bytes.left()));
         }
-        let mut positions: Vec<G> = Vec::with_capacity(bytes.len() / ENTRY_BYTES);
+        let mut positions: Vec<G> = Vec::with_capacity(bytes.left() / ENTRY_BYTES);
         let mut entries = Vec::with_capacity(positions.capacity());
-        let mut moves = Vec::new();
-        let mut legal_of = usize::MAX;
-        while !bytes.is_empty() {
-            let record = take(&mut bytes, ENTRY_BYTES)?;
-            let u16_at = |i: usize| u16::from_le_bytes([record[i], record[i + 1]]);
-            let (parent, mv) = (u16_at(0), u16_at(2));
+        // The legal moves of the last parent looked at (entries come grouped by parent),
+        // and of each entry's own position for its best move.
+        let (mut moves, mut legal_of, mut own) = (Vec::new(), usize::MAX, Vec::new());
+        while bytes.left() > 0 {
+            let (parent, mv) = (bytes.u16()?, bytes.u16()?);
             let position = if positions.is_empty() {
                 if parent != NO_MOVE || mv != NO_MOVE {
                     return Err("the first entry has a parent".into());
@@ -130,30 +123,28 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                     from.legal_moves(&mut moves);
                     legal_of = parent;
                 }
-                let mv =
-                    *moves.iter().find(|&&m| G::move_index(m) == usize::from(mv)).ok_or("a move not legal there")?;
+                let mv = move_with_index::<G>(&moves, mv).ok_or("a move not legal there")?;
                 let mut child = from.clone();
                 child.play(mv);
                 child
             };
-            let score = i32::from_le_bytes(record[4..8].try_into().expect("four bytes"));
-            let best = match u16_at(8) {
+            let score = bytes.i32()?;
+            let best = match bytes.u16()? {
                 NO_MOVE => None,
                 index => {
-                    let mut legal = Vec::new();
-                    position.legal_moves(&mut legal);
-                    let found = legal.into_iter().find(|&m| G::move_index(m) == usize::from(index));
-                    Some(found.ok_or("a best move not legal in its position")?)
+                    position.legal_moves(&mut own);
+                    Some(move_with_index::<G>(&own, index).ok_or("a best move not legal in its position")?)
                 }
             };
-            let bound = match record[11] {
+            let depth = i32::from(bytes.u8()? as i8);
+            let bound = match bytes.u8()? {
                 0 => Bound::Exact,
                 1 => Bound::Lower,
                 2 => Bound::Upper,
                 b => return Err(format!("bound {b}")),
             };
             let key = self.eval.hash(&position);
-            entries.push((key, TtEntry::new(key, i32::from(record[10] as i8), score, bound, best)));
+            entries.push((key, TtEntry::new(key, depth, score, bound, best)));
             positions.push(position);
         }
         self.history = scores;
@@ -182,13 +173,9 @@ fn put_entry<G: Game>(out: &mut Vec<u8>, parent: u16, mv: u16, e: &TtEntry<G::Mo
     out.push(bound_byte(e.bound));
 }
 
-fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Result<&'a [u8], String> {
-    if bytes.len() < n {
-        return Err("cut short".into());
-    }
-    let (head, rest) = bytes.split_at(n);
-    *bytes = rest;
-    Ok(head)
+/// The move of `moves` whose index is `index`.
+fn move_with_index<G: Game>(moves: &[G::Move], index: u16) -> Option<G::Move> {
+    moves.iter().copied().find(|&m| G::move_index(m) == usize::from(index))
 }
 
 #[cfg(test)]
@@ -257,7 +244,7 @@ mod tests {
         assert!(next.resume(&bytes[..bytes.len() - 5], &history, &after).is_err(), "cut short");
         let mut bad = bytes.clone();
         // The second entry's move: an index no move has.
-        let second = HEADER_BYTES + 1 + 2 * next.history.len() + ENTRY_BYTES;
+        let second = crate::search::CARRY_HEADER_BYTES + 1 + 2 * next.history.len() + ENTRY_BYTES;
         bad[second + 2..second + 4].copy_from_slice(&60_000u16.to_le_bytes());
         assert!(next.resume(&bad, &history, &after).is_err(), "an illegal move");
         assert!(next.carried.is_empty() && next.history.iter().all(|&h| h == 0));

@@ -316,6 +316,11 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         (key as usize) & (self.tt.len() - 1)
     }
 
+    /// The table's entry for `key`, if its slot holds that key's (a sized table only).
+    fn probe(&self, key: u64) -> Option<TtEntry<G::Move>> {
+        self.tt[self.tt_index(key)].filter(|e| e.check == TtEntry::<G::Move>::check_of(key))
+    }
+
     /// The child's score from the parent's side: negated only when the side to move changed.
     fn child_score(&mut self, parent: &G, child: &G, depth: i32, alpha: i32, beta: i32, ply: i32) -> i32 {
         if child.to_move() == parent.to_move() {
@@ -410,7 +415,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let key = self.eval.hash(g);
         let slot = self.tt_index(key);
         let is_pv = beta - alpha > 1;
-        let tt_entry = self.tt[slot].filter(|e| e.check == TtEntry::<G::Move>::check_of(key));
+        let tt_entry = self.probe(key);
         let tt_move = tt_entry.and_then(|e| e.best);
         if let Some(e) = tt_entry.filter(|_| excluded.is_none()) {
             let score = farther_from_end(e.score, ply);

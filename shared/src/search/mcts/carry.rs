@@ -14,12 +14,11 @@
 
 use super::{Amaf, Mcts, Node, Policy, Proof, Tree};
 use crate::game::Game;
-use crate::search::{carried_history, carry_header, history_hash};
+use crate::search::{carry_header, CarriedReader};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 const VERSION: u8 = 1;
-const HEADER_BYTES: usize = 10;
 const CHILD_BYTES: usize = 2 + 1 + 16;
 const BLOCK_BYTES: usize = 4 + 2;
 
@@ -86,20 +85,16 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
     /// Every move is checked against the position it is carried for, every figure for
     /// sense; nothing is kept from bytes that fail.
     pub(super) fn resume_tree(&mut self, carried: &[u8], history: &[G::Move], root: &G) -> Result<(), String> {
-        let (len, hash) = carried_history(carried).ok_or("too short for its header")?;
-        if len != history.len() || hash != history_hash::<G>(history) {
-            return Err("carried for another history".into());
-        }
-        let mut bytes = Reader { bytes: carried, at: HEADER_BYTES };
+        let mut bytes = CarriedReader::after_header::<G>(carried, history)?;
         if bytes.u8()? != VERSION {
             return Err("written by another version".into());
         }
         let mut tree = Tree::<G>::new(root, self.policy.has_knowledge(), 0);
-        let (node, amaf) = bytes.stats(tree.nodes[0].mover)?;
+        let (node, amaf) = read_stats(&mut bytes, tree.nodes[0].mover)?;
         (tree.nodes[0], tree.amaf[0]) = (Node { expansion: 0, first_child: 0, ..node }, amaf);
         let mut states = vec![root.clone()];
         let mut moves = Vec::new();
-        while bytes.at < carried.len() {
+        while bytes.left() > 0 {
             let parent = bytes.u32()? as usize;
             let count = usize::from(bytes.u16()?);
             if parent >= tree.nodes.len() || tree.nodes[parent].expanded() {
@@ -119,7 +114,7 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
                 if tree.moves[first..].contains(&Some(mv)) {
                     return Err("a move carried twice".into());
                 }
-                let (node, amaf) = bytes.stats(mover)?;
+                let (node, amaf) = read_stats(&mut bytes, mover)?;
                 tree.nodes.push(node);
                 tree.amaf.push(amaf);
                 tree.moves.push(Some(mv));
@@ -140,52 +135,22 @@ impl<G: Game, P: Policy<G>> Mcts<G, P> {
     }
 }
 
-/// Reads carried bytes in order; running out is an error, not a panic.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        let slice = self.bytes.get(self.at..self.at + N).ok_or("cut short")?;
-        self.at += N;
-        Ok(slice.try_into().expect("N bytes"))
+/// A node's proof and counts, checked: rewards are sums of results between 0 and 1.
+fn read_stats(bytes: &mut CarriedReader, mover: crate::game::Player) -> Result<(Node, Amaf), String> {
+    let proof = match bytes.u8()? {
+        0 => Proof::Unknown,
+        1 => Proof::Win,
+        2 => Proof::Loss,
+        other => return Err(format!("proof {other}")),
+    };
+    let (visits, reward) = (bytes.u32()?, bytes.f32()?);
+    let amaf = Amaf { visits: bytes.u32()?, reward: bytes.f32()? };
+    let sane = |n: u32, sum: f32| sum.is_finite() && sum >= 0.0 && f64::from(sum) <= f64::from(n) + 0.5;
+    if !sane(visits, reward) || !sane(amaf.visits, amaf.reward) {
+        return Err("counts that no search gives".into());
     }
-
-    fn u8(&mut self) -> Result<u8, String> {
-        Ok(self.take::<1>()?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16, String> {
-        Ok(u16::from_le_bytes(self.take()?))
-    }
-
-    fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take()?))
-    }
-
-    fn f32(&mut self) -> Result<f32, String> {
-        Ok(f32::from_le_bytes(self.take()?))
-    }
-
-    /// A node's proof and counts, checked: rewards are sums of results between 0 and 1.
-    fn stats(&mut self, mover: crate::game::Player) -> Result<(Node, Amaf), String> {
-        let proof = match self.u8()? {
-            0 => Proof::Unknown,
-            1 => Proof::Win,
-            2 => Proof::Loss,
-            other => return Err(format!("proof {other}")),
-        };
-        let (visits, reward) = (self.u32()?, self.f32()?);
-        let amaf = Amaf { visits: self.u32()?, reward: self.f32()? };
-        let sane = |n: u32, sum: f32| sum.is_finite() && sum >= 0.0 && f64::from(sum) <= f64::from(n) + 0.5;
-        if !sane(visits, reward) || !sane(amaf.visits, amaf.reward) {
-            return Err("counts that no search gives".into());
-        }
-        let node = Node { mover, proof, expansion: 0, first_child: 0, visits, reward };
-        Ok((node, amaf))
-    }
+    let node = Node { mover, proof, expansion: 0, first_child: 0, visits, reward };
+    Ok((node, amaf))
 }
 
 #[cfg(test)]
@@ -194,7 +159,7 @@ mod tests {
     use super::*;
 
     const ROOT_BYTES: usize = 1 + 16;
-    use crate::search::{Budget, Engine};
+    use crate::search::{Budget, Engine, CARRY_HEADER_BYTES};
 
     /// Nim-like toy: take 1 or 2 from a pile; whoever takes the last wins.
     #[derive(Clone, Debug)]
@@ -272,7 +237,7 @@ mod tests {
         assert!(fresh.resume_tree(&bytes, &[3 - best], &after(&[3 - best])).is_err());
         assert!(fresh.resume_tree(&bytes[..bytes.len() - 3], &[best], &root).is_err());
         let mut bad = bytes.clone();
-        let first_move = HEADER_BYTES + 1 + ROOT_BYTES + BLOCK_BYTES;
+        let first_move = CARRY_HEADER_BYTES + 1 + ROOT_BYTES + BLOCK_BYTES;
         bad[first_move] = 7;
         assert!(fresh.resume_tree(&bad, &[best], &root).is_err());
         let mut bad = bytes.clone();
@@ -280,7 +245,7 @@ mod tests {
         assert!(fresh.resume_tree(&bad, &[best], &root).is_err());
         assert!(fresh.saved.is_none(), "nothing kept from refused bytes");
         // No room for the first children, or a move that was not searched: nothing to carry.
-        assert!(engine.carry_tree(best, HEADER_BYTES + 1 + ROOT_BYTES + 10).is_none());
+        assert!(engine.carry_tree(best, CARRY_HEADER_BYTES + 1 + ROOT_BYTES + 10).is_none());
         assert!(engine.carry_tree(9, 4000).is_none());
     }
 }
