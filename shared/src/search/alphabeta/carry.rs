@@ -6,7 +6,8 @@
 //!
 //! Which entries: best first by their draft, from the position after the played move,
 //! a child taken only where the table holds an entry for it, so that the walk stays in
-//! what the last search looked at and the deepest results come first.
+//! what the last search looked at and the deepest results come first. A position reached
+//! by two move orders (common in Ataxx) is written once, where the walk first meets it.
 //!
 //! Layout (little-endian), after the history header of [`carry_header`]: a version byte;
 //! the history scores (2 bytes each, both sides, every move index); then the entries,
@@ -20,7 +21,7 @@ use super::{AlphaBeta, Bound, Evaluator, TtEntry};
 use crate::game::Game;
 use crate::search::{carry_header, CarriedReader};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashSet};
 
 const VERSION: u8 = 1;
 const ENTRY_BYTES: usize = 2 + 2 + 4 + 2 + 1 + 1;
@@ -62,6 +63,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             return None;
         }
         // (draft, written order) of written entries whose children are not yet looked at.
+        let mut written = HashSet::from([self.eval.hash(&after)]);
         let mut positions = vec![after];
         let mut frontier = BinaryHeap::from([(first.depth, Reverse(0u16))]);
         put_entry::<G>(&mut out, NO_MOVE, NO_MOVE, &first);
@@ -76,11 +78,16 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 lookups += 1;
                 let mut child = g.clone();
                 child.play(mv);
+                let key = self.eval.hash(&child);
+                if written.contains(&key) {
+                    continue;
+                }
                 // Drafts below 1 are cheaper to search again than to carry.
-                let Some(entry) = self.table_entry(&child).filter(|e| e.depth >= 1) else { continue };
+                let Some(entry) = self.probe(key).filter(|e| e.depth >= 1) else { continue };
                 if out.len() + ENTRY_BYTES > max_bytes {
                     break 'walk;
                 }
+                written.insert(key);
                 put_entry::<G>(&mut out, parent, G::move_index(mv) as u16, &entry);
                 frontier.push((entry.depth, Reverse(positions.len() as u16)));
                 positions.push(child);
@@ -225,11 +232,14 @@ mod tests {
         next.prepare(&Budget::iterations(1 << 20));
         let entries = next.carried.clone();
         next.restore_carried();
-        for (key, entry) in entries {
+        for &(key, entry) in &entries {
             let held = ab.tt[ab.tt_index(key)].expect("carried from the table");
             assert_eq!(held.check, entry.check);
             assert_eq!((held.score, held.best, held.depth), (entry.score, entry.best, entry.depth));
         }
+        // Each position once, however many move orders reach it.
+        let keys: std::collections::HashSet<u64> = entries.iter().map(|&(key, _)| key).collect();
+        assert_eq!(keys.len(), entries.len(), "{} entries, {} positions", entries.len(), keys.len());
         // The first is the position after the move, the deepest of them.
         let root = next.table_entry(&after).expect("the root's entry is restored");
         assert_eq!(root.depth, ab.table_entry(&after).expect("searched").depth);
