@@ -62,7 +62,8 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         if out.len() + ENTRY_BYTES > max_bytes {
             return None;
         }
-        // (draft, written order) of written entries whose children are not yet looked at.
+        // The keys of the positions written, and (draft, written order) of the written
+        // entries whose children are not yet looked at.
         let mut written = HashSet::from([self.eval.hash(&after)]);
         let mut positions = vec![after];
         let mut frontier = BinaryHeap::from([(first.depth, Reverse(0u16))]);
