@@ -68,17 +68,17 @@ pub trait Engine<G: Game>: Send {
     }
 }
 
-/// The history carried bytes belong to, from their first 10 bytes: its length (2 bytes)
-/// and a hash of its moves (8 bytes), as [`carry_header`] wrote them. `None` when they
-/// are too short.
+/// The length of [`carry_header`]'s header: the history's length (2 bytes) and hash (8).
+pub const CARRY_HEADER_BYTES: usize = 2 + 8;
+
+/// The history carried bytes belong to, from their first [`CARRY_HEADER_BYTES`]: its
+/// length and a hash of its moves, as [`carry_header`] wrote them. `None` when they are
+/// too short.
 pub fn carried_history(carried: &[u8]) -> Option<(usize, u64)> {
     let len = u16::from_le_bytes(carried.get(..2)?.try_into().ok()?);
-    let hash = u64::from_le_bytes(carried.get(2..10)?.try_into().ok()?);
+    let hash = u64::from_le_bytes(carried.get(2..CARRY_HEADER_BYTES)?.try_into().ok()?);
     Some((usize::from(len), hash))
 }
-
-/// The length of [`carry_header`]'s header.
-pub const CARRY_HEADER_BYTES: usize = 10;
 
 /// Carried bytes read in order after their header, every read checked against their end.
 pub(crate) struct CarriedReader<'a> {
