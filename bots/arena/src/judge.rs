@@ -36,6 +36,9 @@ pub struct GameRecord {
     pub restarts: [u32; 2],
     /// By side: the peak resident memory of a kept-running process, in KB, where known.
     pub peak_kb: [Option<u64>; 2],
+    /// CPU time the host took from the machine while the game was played, all CPUs
+    /// together ([`crate::runner::stolen_ms`]; games played beside it share the figure).
+    pub stolen_ms: Option<u64>,
 }
 
 impl GameRecord {
@@ -73,6 +76,7 @@ impl GameRecord {
             "reason": self.reason,
             "restarts": {"first": self.restarts[0], "second": self.restarts[1]},
             "peak_kb": {"first": self.peak_kb[0], "second": self.peak_kb[1]},
+            "stolen_ms": self.stolen_ms,
             "fault": self.fault.as_ref().map(|(p, f)| json!({
                 "by": if *p == Player::First { "first" } else { "second" },
                 "kind": f.kind.name(),
@@ -154,6 +158,7 @@ pub fn play_game<G: ArenaGame>(
     let mut bots = [Competitor::<G>::new(first), Competitor::new(second)];
     let mut asked = [0usize; 2];
     let mut turns = Vec::new();
+    let stolen_at_start = crate::runner::stolen_ms();
     let finish = |outcome, reason: String, fault, turns, bots: &[Competitor<G>; 2]| GameRecord {
         index,
         a_first,
@@ -164,6 +169,7 @@ pub fn play_game<G: ArenaGame>(
         fault,
         restarts: [bots[0].restarts(), bots[1].restarts()],
         peak_kb: [bots[0].peak_kb(), bots[1].peak_kb()],
+        stolen_ms: crate::runner::stolen_since(stolen_at_start),
     };
     loop {
         if let Some(outcome) = t.game().outcome() {

@@ -92,6 +92,8 @@ pub struct Summary {
     pub sprt: Option<(Sprt, SprtDecision, f64)>,
     /// Games that were asked for, when the match was interrupted before playing them all.
     pub interrupted_of: Option<usize>,
+    /// CPU time the host took from the machine over the match ([`crate::runner::stolen_ms`]).
+    pub stolen_ms: Option<u64>,
 }
 
 impl Summary {
@@ -118,6 +120,7 @@ impl Summary {
             "restarts_b": self.b.restarts,
             "peak_kb_a": self.a.peak_kb,
             "peak_kb_b": self.b.peak_kb,
+            "stolen_ms": self.stolen_ms,
             "sprt": self.sprt.map(|(s, d, llr)| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
                 "decision": match d {
@@ -161,6 +164,12 @@ impl Summary {
         if self.a.peak_kb.is_some() || self.b.peak_kb.is_some() {
             let mb = |kb: Option<u64>| kb.map_or("-".to_string(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
             s += &format!("peak memory kept running: A {}; B {}\n", mb(self.a.peak_kb), mb(self.b.peak_kb));
+        }
+        if let Some(ms) = self.stolen_ms.filter(|&ms| ms > 0) {
+            s += &format!(
+                "the host took {ms} ms of CPU from this machine during the match (steal time): a late \
+                 answer may be the machine's, not the bot's; each game's share is its log line's stolen_ms\n"
+            );
         }
         for (name, figures) in [("A", &self.a), ("B", &self.b)] {
             if figures.restarts > 0 {
@@ -215,6 +224,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     let mut figures = [BotFigures::default(), BotFigures::default()];
     let mut pairs: HashMap<usize, f64> = HashMap::new();
     let mut sprt_state = None;
+    let stolen_at_start = crate::runner::stolen_ms();
 
     std::thread::scope(|scope| {
         let cpus = crate::runner::allowed_cpus();
@@ -327,5 +337,29 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     let [a, b] = figures;
     let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
     let interrupted_of = (interrupted && (tally.games() as usize) < cfg.games).then_some(cfg.games);
-    Ok(Summary { game: G::NAME, tally, a, b, sprt: sprt_state, interrupted_of })
+    let stolen_ms = crate::runner::stolen_since(stolen_at_start);
+    Ok(Summary { game: G::NAME, tally, a, b, sprt: sprt_state, interrupted_of, stolen_ms })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_names_the_hosts_steal_only_when_there_was_some() {
+        let summary = |stolen_ms| Summary {
+            game: "nogo",
+            tally: Tally { wins: 1, losses: 1, ..Tally::default() },
+            a: BotFigures::default(),
+            b: BotFigures::default(),
+            sprt: None,
+            interrupted_of: None,
+            stolen_ms,
+        };
+        assert!(summary(Some(300)).to_text().contains("the host took 300 ms of CPU"));
+        assert_eq!(summary(Some(300)).to_json()["stolen_ms"], 300);
+        for quiet in [Some(0), None] {
+            assert!(!summary(quiet).to_text().contains("steal"), "{quiet:?}");
+        }
+    }
 }
