@@ -114,6 +114,54 @@ fn solver_agrees_with_the_oracle() {
     assert_eq!(checked, 350);
 }
 
+/// The solver's table is keyed on the contracted strings-and-coins graph
+/// (`Position::graph_key`): positions of different edges but the same graph must have the
+/// same value, and positions of different values different keys. Checked on the
+/// positions a solver meets: every position reached from a start by the moves it tries,
+/// of which many share a graph by other edges (other chains taken).
+#[test]
+fn positions_that_share_a_graph_key_share_their_value() {
+    fn tree(p: &Position, seen: &mut HashMap<(u32, u32), Position>) {
+        if seen.insert(p.edge_words(), *p).is_none() {
+            for e in p.moves_worth_trying() {
+                let mut child = *p;
+                child.play(e);
+                tree(&child, seen);
+            }
+        }
+    }
+    let mut shared = 0;
+    let mut rng = fastrand::Rng::with_seed(56);
+    let mut moves = Vec::new();
+    for _ in 0..10 {
+        // Random play to 20 edges left (many boxes taken, many short chains: positions
+        // that share graphs), then the whole tree of the moves the solver tries.
+        let mut start = Position::start();
+        while 60 - start.drawn_count() > 20 {
+            start.legal_moves(&mut moves);
+            start.play(moves[rng.usize(..moves.len())]);
+        }
+        let mut reached = HashMap::new();
+        tree(&start, &mut reached);
+        let mut memo = HashMap::new();
+        let mut by_key: HashMap<u64, (Position, i32)> = HashMap::new();
+        for p in reached.values() {
+            let value = oracle(p, &mut memo);
+            match by_key.get(&p.graph_key()) {
+                Some((q, v)) => {
+                    assert_eq!(*v, value, "same graph key, other values:\n{q}\n{p}");
+                    shared += 1;
+                }
+                None => {
+                    by_key.insert(p.graph_key(), (*p, value));
+                }
+            }
+        }
+    }
+    // 31 with these seeds.
+    assert!(shared >= 20, "only {shared} positions share another's graph: the test says little");
+}
+
 /// Where no box can be taken, the solver's moves (all rules together) include an optimal
 /// one; and where a corner box has only its two border edges undrawn, one of them is
 /// tried (the corner rule and the sacrifice rule each leave out one of the two, and once

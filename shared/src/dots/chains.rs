@@ -81,7 +81,7 @@ impl Position {
     }
 
     /// The undrawn side of `b` other than `e` (for a box of degree 2).
-    fn other_free_side(&self, b: usize, e: Edge) -> Edge {
+    pub(super) fn other_free_side(&self, b: usize, e: Edge) -> Edge {
         self.free_sides(b).find(|&s| s != e).expect("a box of degree 2")
     }
 
@@ -306,7 +306,7 @@ pub fn edges_in(mut word: u64) -> impl Iterator<Item = Edge> {
     })
 }
 
-fn bits(mut word: u32) -> impl Iterator<Item = usize> {
+pub(super) fn bits(mut word: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (word != 0).then(|| {
             let b = word.trailing_zeros() as usize;

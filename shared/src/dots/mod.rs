@@ -3,6 +3,7 @@
 mod board;
 mod chains;
 pub mod eval;
+mod graph;
 pub mod io;
 pub mod symmetry;
 

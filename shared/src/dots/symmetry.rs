@@ -1,6 +1,9 @@
 //! The 8 symmetries of the square board (rotations and reflections) acting on edges, and
-//! a canonical form of a set of drawn edges: positions that are images of each other
-//! share it, so an exact solver's table serves all of them at once.
+//! the corner boxes' pairs of border edges. (The solver's table used to key positions on
+//! a canonical form of the drawn edges under these symmetries and the corner swaps; it
+//! now keys them on their strings-and-coins graph, `graph.rs`, which merges the corner
+//! swaps and many more positions, and where naming the joints by the symmetric image
+//! merged fewer positions than naming them as they are.)
 
 use super::board::H_EDGES;
 use super::{Edge, EDGES};
@@ -113,46 +116,6 @@ pub fn image_of_word(s: usize, word: u64) -> u64 {
 /// symmetry).
 pub const CORNER_PAIRS: [(Edge, Edge); 4] = [(0, 30), (4, 35), (25, 54), (29, 59)];
 
-/// `word` with each corner's one drawn border edge, if only one is, moved to the first
-/// of its pair.
-pub fn normalize_corners(mut word: u64) -> u64 {
-    for (a, b) in CORNER_PAIRS {
-        if (word >> a ^ word >> b) & 1 != 0 {
-            word = (word | 1 << a) & !(1 << b);
-        }
-    }
-    word
-}
-
-/// The least of the eight images of `word` with corners normalized, and the symmetry
-/// giving it: equal for any two positions that a symmetry and corner swaps relate (a
-/// symmetry maps corner pairs onto corner pairs).
-pub fn canonical_with_corners(word: u64) -> (u64, usize) {
-    Images::of(word).canonical()
-}
-
-/// The eight images of an edge word, kept so that the images of the word with one more
-/// edge cost eight bit operations instead of eight table walks: the solver looks up every
-/// child of a node in its table.
-#[derive(Debug, Clone, Copy)]
-pub struct Images([u64; 8]);
-
-impl Images {
-    pub fn of(word: u64) -> Images {
-        Images(std::array::from_fn(|s| image_of_word(s, word)))
-    }
-
-    /// The images of the word with edge `e` drawn as well.
-    pub fn with(&self, e: Edge) -> Images {
-        Images(std::array::from_fn(|s| self.0[s] | 1 << IMAGE[s][usize::from(e)]))
-    }
-
-    /// [`canonical_with_corners`] of the word.
-    pub fn canonical(&self) -> (u64, usize) {
-        (0..8).map(|s| (normalize_corners(self.0[s]), s)).min().expect("eight symmetries")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,40 +140,6 @@ mod tests {
                 let mine = [5 * by + bx, 5 * (by + 1) + bx, 30 + 6 * by + bx, 30 + 6 * by + bx + 1];
                 mine.iter().fold(0u64, |w, &e| w | 1 << e) == image
             }));
-        }
-    }
-
-    #[test]
-    fn images_with_one_more_edge_are_the_images_of_the_bigger_word() {
-        let mut rng = fastrand::Rng::with_seed(5);
-        for _ in 0..200 {
-            let word = rng.u64(..) & ((1 << EDGES) - 1);
-            let e = rng.u8(..EDGES as u8);
-            let bigger = word | 1 << e;
-            assert_eq!(Images::of(word).with(e).0, Images::of(bigger).0);
-            assert_eq!(Images::of(word).with(e).canonical(), canonical_with_corners(bigger));
-        }
-    }
-
-    #[test]
-    fn corner_swaps_and_symmetries_share_one_canonical_form() {
-        let mut rng = fastrand::Rng::with_seed(4);
-        for _ in 0..200 {
-            let word = rng.u64(..) & ((1 << EDGES) - 1);
-            let (canon, s) = canonical_with_corners(word);
-            assert_eq!(normalize_corners(image_of_word(s, word)), canon);
-            // Swap the drawn border edge of every corner where just one is drawn.
-            let mut swapped = word;
-            for (a, b) in CORNER_PAIRS {
-                if (word >> a ^ word >> b) & 1 != 0 {
-                    swapped ^= 1 << a | 1 << b;
-                }
-            }
-            assert_ne!(swapped.count_ones(), 0);
-            for t in 0..8 {
-                assert_eq!(canonical_with_corners(image_of_word(t, word)).0, canon);
-                assert_eq!(canonical_with_corners(image_of_word(t, swapped)).0, canon);
-            }
         }
     }
 

