@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Every edge's bit in an edge word.
-const ALL_EDGES: u64 = (1 << EDGES) - 1;
+pub(super) const ALL_EDGES: u64 = (1 << EDGES) - 1;
 
 /// A part of a position in which every box has degree 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -81,7 +81,7 @@ impl Position {
     }
 
     /// The undrawn side of `b` other than `e` (for a box of degree 2).
-    pub(super) fn other_free_side(&self, b: usize, e: Edge) -> Edge {
+    fn other_free_side(&self, b: usize, e: Edge) -> Edge {
         self.free_sides(b).find(|&s| s != e).expect("a box of degree 2")
     }
 

@@ -12,7 +12,7 @@
 //! those paths ([`Position::play_keyed`]).
 
 use super::board::{BOXES, EDGE_BOXES};
-use super::chains::bits;
+use super::chains::{bits, ALL_EDGES};
 use super::{Edge, Position, EDGES};
 use crate::game::{mix64, Game};
 
@@ -115,8 +115,6 @@ const BOX_EDGES: [u64; BOXES] = {
     }
     t
 };
-
-const ALL_EDGES: u64 = (1 << EDGES) - 1;
 
 /// From box `from` out along its undrawn side `side`, through the boxes of degree 2
 /// (`two`), to the first box of another degree (or back to `from`) or the ground.

@@ -36,8 +36,8 @@ use crate::search::Budget;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
-    /// The graph key with its lowest bit set (0 marks an empty slot). A hash: two graphs
-    /// share one by chance about once in 2^63 lookups.
+    /// [`slot_key`] of the graph key. A hash: two graphs share one by chance about once in
+    /// 2^63 lookups.
     key: u64,
     lower: i8,
     upper: i8,
@@ -182,9 +182,9 @@ impl Solver {
                 }
             }
         }
-        let key = p.graph_key_from(&key.base, key.key, key.touched);
+        let key = key.resolve(p);
         let mut hint = None;
-        if let Some(&slot) = self.table.get(key | 1) {
+        if let Some(&slot) = self.table.get(slot_key(key)) {
             let (lower, upper) = (i32::from(slot.lower), i32::from(slot.upper));
             if lower >= beta || lower == upper {
                 return lower;
@@ -209,7 +209,7 @@ impl Solver {
             // box, so the child's value is the negation of this move's.)
             for &e in moves.iter() {
                 let mut c = *p;
-                if let Some(child) = self.table.get(c.play_keyed(e, key) | 1) {
+                if let Some(child) = self.table.get(slot_key(c.play_keyed(e, key))) {
                     let v = -i32::from(child.upper);
                     if v >= beta {
                         return v;
@@ -245,7 +245,7 @@ impl Solver {
             (best, best)
         };
         let undrawn = (60 - p.drawn_count()) as u8;
-        self.table.store(Slot { key: key | 1, lower: lower as i8, upper: upper as i8, best: best_move, undrawn });
+        self.table.store(Slot { key: slot_key(key), lower: lower as i8, upper: upper as i8, best: best_move, undrawn });
         best
     }
 
@@ -376,6 +376,33 @@ fn ordered_quiet_moves(p: &Position) -> MoveList {
     list
 }
 
+/// A position's graph key, computed only where the table is asked: that of `base`, and
+/// the boxes beside the edges drawn since ([`Position::graph_key_from`]). Many children
+/// never get that far (the game ends, or the chains and loops are valued at once), and
+/// a run of forced captures costs one walk, not one per box.
+#[derive(Clone, Copy)]
+struct PendingKey {
+    base: Position,
+    key: u64,
+    touched: u32,
+}
+
+impl PendingKey {
+    fn of(p: &Position) -> PendingKey {
+        PendingKey { base: *p, key: p.graph_key(), touched: 0 }
+    }
+
+    /// The key of `p`, the position `base` became.
+    fn resolve(&self, p: &Position) -> u64 {
+        p.graph_key_from(&self.base, self.key, self.touched)
+    }
+}
+
+/// The table's key for a graph key: its lowest bit set, as 0 marks an empty slot.
+fn slot_key(graph_key: u64) -> u64 {
+    graph_key | 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,22 +435,5 @@ mod tests {
         // A cap just above the small search's own needs is enough however much came before.
         assert!(solver.solve(&small, &moves, &Budget::iterations(first)).is_some());
         assert!(solver.nodes() < first, "{} nodes counted for the small search", solver.nodes());
-    }
-}
-
-/// A position's graph key, computed only where the table is asked: that of `base`, and
-/// the boxes beside the edges drawn since ([`Position::graph_key_from`]). Many children
-/// never get that far (the game ends, or the chains and loops are valued at once), and
-/// a run of forced captures costs one walk, not one per box.
-#[derive(Clone, Copy)]
-struct PendingKey {
-    base: Position,
-    key: u64,
-    touched: u32,
-}
-
-impl PendingKey {
-    fn of(p: &Position) -> PendingKey {
-        PendingKey { base: *p, key: p.graph_key(), touched: 0 }
     }
 }
