@@ -297,6 +297,8 @@ impl Solver {
         if moves.is_empty() {
             moves = root_moves.to_vec();
         }
+        // Each refuted move's fail-soft value bounds it from above.
+        let mut bounds = Vec::with_capacity(moves.len());
         for &e in &moves {
             let v = self.move_value(p, key, e, need - 1, need, budget);
             if self.stopped {
@@ -306,20 +308,32 @@ impl Solver {
                 return Some(Solved { best: e, value: v, winning: true });
             }
             self.refuted.push(e);
+            bounds.push((e, v));
         }
-        // Every move loses: keep the loss as small as possible.
-        let mut best: Option<Solved> = None;
-        for &e in &moves {
-            let floor = best.map_or(-UNBOUNDED, |b| b.value);
-            let v = self.move_value(p, key, e, floor, need, budget);
-            if self.stopped {
-                return None;
+        // Every move loses: keep the loss as small as possible. Every move's value has the
+        // parity of the boxes left, so probing "at least t?" for t from the highest bound
+        // down in steps of 2 finds it: where a move first passes, the others are at most
+        // t (they failed at t + 2 or were bounded below it) and it is exactly t. Null
+        // windows cost far less than a wide one, and the bounds skip most moves.
+        let parity = (p.untaken_boxes().count_ones() & 1) as i32;
+        let highest = bounds.iter().map(|&(_, v)| v).max().expect("a legal move");
+        let mut t = highest - (highest - parity).rem_euclid(2);
+        loop {
+            for (e, bound) in bounds.iter_mut() {
+                if *bound < t {
+                    continue;
+                }
+                let v = self.move_value(p, key, *e, t - 1, t, budget);
+                if self.stopped {
+                    return None;
+                }
+                if v >= t {
+                    return Some(Solved { best: *e, value: t, winning: false });
+                }
+                *bound = v;
             }
-            if best.is_none_or(|b| v > b.value) {
-                best = Some(Solved { best: e, value: v, winning: false });
-            }
+            t -= 2;
         }
-        best
     }
 }
 
