@@ -188,8 +188,10 @@ impl Position {
     /// leads, whatever the opponent does (take it all, or all but the last two), to the
     /// same edges, boxes and side to move once the boxes handed over are taken, so one end
     /// is enough. In a segment of 3 or more boxes an inner cut offers the opponent both of
-    /// those choices and more, so it is never better than an end. A 2-box segment's middle
-    /// is kept (it cannot be declined); a cycle needs one cut.
+    /// those choices and more, so it is never better than an end. A 2-box segment is cut
+    /// in its middle only (the hard-hearted handout: the opponent takes both, and an end
+    /// cut would also let them decline both, with the same edges drawn either way); a
+    /// cycle needs one cut.
     pub fn redundant_sacrifices(&self) -> u64 {
         let two = self.side_counts().boxes_with(2);
         let mut seen = 0u32;
@@ -218,8 +220,7 @@ impl Position {
                 }
             }
             // From that end, walk the cuts in order: end side, inner sides, far end side.
-            // All but the first are redundant, and the second too unless the segment is a
-            // 2-box path.
+            // All but the first are redundant, but for a 2-box path: all but the second.
             let first = came_by;
             let (mut cur, mut came_by) = (cur, came_by);
             let (mut later, mut second, mut cuts) = (0u64, None, 1usize);
@@ -239,9 +240,13 @@ impl Position {
             }
             let boxes = cuts - usize::from(!cycle);
             if !cycle && boxes == 2 {
-                later &= !(1 << second.expect("a segment has a second cut"));
+                // Only the middle: it hands over both boxes, which the opponent then takes
+                // (no other box comes down to one undrawn side), while an end cut lets
+                // them take both or decline both, with the same edges drawn either way.
+                redundant |= (later | 1 << first) & !(1 << second.expect("a segment has a second cut"));
+            } else {
+                redundant |= later & !(1 << first);
             }
-            redundant |= later & !(1 << first);
         }
         redundant
     }
