@@ -70,6 +70,11 @@ impl SideCounts {
         let pick = |plane: u32, bit: u32| if n >> bit & 1 != 0 { plane } else { !plane };
         pick(self.ones, 0) & pick(self.twos, 1) & pick(self.fours, 2) & ALL_BOXES
     }
+
+    /// The drawn sides of the boxes `boxes` (one bit per box), all together.
+    pub fn drawn_sides_of(&self, boxes: u32) -> u32 {
+        (boxes & self.ones).count_ones() + 2 * (boxes & self.twos).count_ones() + 4 * (boxes & self.fours).count_ones()
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

