@@ -11,13 +11,16 @@
 //! is Dots-and-Boxes theory ([`Position::capture`], [`Position::simple_components`]): a
 //! box that can be taken leaves one to three moves worth trying, and a position of
 //! independent chains and loops is valued without search. Moves are tried safe edges
-//! first, then by the boxes they hand over, central edges first among equals.
+//! first, then by the boxes they hand over; among equals, those beside boxes with more
+//! sides drawn, then central edges.
 //!
 //! Where no box can be taken, only the moves worth trying are searched
-//! ([`Position::quiet_moves_worth_trying`]: no redundant sacrifice, one edge of an open
-//! corner). On positions from logged games against Dabble (`experiments dots-solver`),
-//! all of this took the mean time to solve 34 undrawn edges from 0.65 s to 0.19 s and
-//! 36 undrawn edges from 3.4 s (4 of 28 unsolved within 10 s) to 0.62 s.
+//! ([`Position::quiet_moves_worth_trying`]: no redundant sacrifice, a 2-box segment cut
+//! in its middle only, one edge of an open corner). On positions from logged games
+//! against Dabble (`experiments dots-solver`), all of this took the mean time to solve 34
+//! undrawn edges from 0.65 s to 0.19 s and 36 undrawn edges from 3.4 s (4 of 28 unsolved
+//! within 10 s) to 0.62 s (the middle cut of 2-box segments came later: 20% fewer nodes at
+//! 38 undrawn edges).
 //!
 //! Forced captures are taken in a loop, not as nodes, and a position whose one takeable
 //! box ends a declinable chain is worth at least 0 to the mover (take both last boxes or
@@ -338,8 +341,9 @@ impl Solver {
 }
 
 /// The moves the solver tries where no box can be taken, in order: those worth trying
-/// ([`Position::quiet_moves_worth_trying`]), safe edges first, then by the boxes they hand over,
-/// central edges first among equals.
+/// ([`Position::quiet_moves_worth_trying`]), in the order the solver tries them: safe edges
+/// first, then by the boxes they hand over; among equals, those beside boxes with more
+/// sides drawn, then central edges.
 pub fn moves_to_try(p: &Position) -> Vec<Edge> {
     let list = ordered_quiet_moves(p);
     list.edges[..list.len].to_vec()
