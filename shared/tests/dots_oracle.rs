@@ -286,6 +286,46 @@ fn capture_candidates_include_an_optimal_move() {
     assert!(seen.iter().all(|&n| n >= 10), "each kind of capture tested often: {seen:?}");
 }
 
+/// Where several chain ends can be taken and `capture` says one take is forced (its chain
+/// goes on past the next box), that take is optimal: many random positions with boxes
+/// handed over, and opened chains and loops, each with at least two boxes to take.
+#[test]
+fn a_take_forced_among_several_ends_is_optimal() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut moves = Vec::new();
+    let opened = chain_positions(16, 600, 12).into_iter().map(|mut p| {
+        // Two edges: often two chains opened, or one opened at both ends.
+        for _ in 0..2 {
+            p.legal_moves(&mut moves);
+            p.play(moves[rng.usize(..moves.len())]);
+        }
+        p
+    });
+    let random = [10, 12, 14].into_iter().flat_map(|undrawn| positions(undrawn, 1500, 900 + u64::from(undrawn)));
+    let (mut checked, mut chain_ends_only) = (0, 0);
+    for p in random.chain(opened) {
+        let takeable = p.side_counts().boxes_with(3);
+        let Some(Capture::Forced(e)) = p.capture() else { continue };
+        if takeable.count_ones() < 2 {
+            continue;
+        }
+        let mut memo = HashMap::new();
+        assert_eq!(move_value(&p, e, &mut memo), oracle(&p, &mut memo), "forced {e}\n{p}");
+        checked += 1;
+        // Every box to take ends a chain that goes on (its next box has two undrawn sides):
+        // only the rule for several ends makes a take forced here.
+        let ends_a_chain = |b: usize| {
+            let side = p.free_sides(b).next().expect("one undrawn side");
+            Position::across(b, side).is_some_and(|next| p.box_sides(next) == 2)
+        };
+        chain_ends_only += usize::from((0..25).filter(|&b| takeable >> b & 1 != 0).all(ends_a_chain));
+    }
+    assert!(
+        checked >= 2000 && chain_ends_only >= 1000,
+        "{checked} forced takes among several, {chain_ends_only} by that rule"
+    );
+}
+
 /// Where no box can be taken, leaving out the redundant sacrifices keeps an optimal move.
 #[test]
 fn redundant_sacrifices_leave_an_optimal_move() {

@@ -92,8 +92,9 @@ impl Position {
     /// no other box to degree 1 is forced; when the box ends a chain that goes on, only
     /// the double-dealing edge (the far side of the next box) also touches a changed
     /// box, and it is worth trying only where it hands over the chain's last two boxes;
-    /// with several chain ends, each one's double-dealing edge is beaten by taking at
-    /// another end unless it also touches that end's next box.
+    /// with several chain ends, one whose chain goes on past its next box is taken first
+    /// (but at four in a row open at both ends), and each one's double-dealing edge is
+    /// beaten by taking at another end unless it also touches that end's next box.
     pub fn capture(&self) -> Option<Capture> {
         // At most one chain end per box; an array, as the solver asks at every node.
         let counts = self.side_counts();
@@ -123,6 +124,16 @@ impl Position {
                 Some(Capture::OpenFour(1 << take_a | 1 << take_b | 1 << decline))
             }
             _ => {
+                // An end whose chain goes on past the next box is taken first, unless its
+                // double-dealing edge is another end's too (the middle of four in a row
+                // open at both ends, which declines both at once). A turn that ends
+                // without that take ends with a move that does better after it: one that
+                // touches neither box, or the decline, which hands over more than the last
+                // two; and takes elsewhere commute with it.
+                let alone = |d: Edge| ends.iter().filter(|&&(_, other)| other == d).count() == 1;
+                if let Some(&(take, _)) = ends.iter().find(|&&(t, d)| alone(d) && self.declines_too_early(t, d)) {
+                    return Some(Capture::Forced(take));
+                }
                 let mut mask = 0u64;
                 for &(take, decline) in ends {
                     mask |= 1 << take;
