@@ -390,7 +390,8 @@ fn ordered_quiet_moves(p: &Position) -> MoveList {
         let beside = Position::boxes_beside(e);
         let handed = (beside & two).count_ones() as u16;
         let fewer_drawn = 8 - counts.drawn_sides_of(beside) as u16;
-        keys[len] = ((handed << 3 | fewer_drawn) << 4 | distance) << 6 | u16::from(e);
+        // 2 + 4 + 4 + 6 bits: handed 0-2, fewer_drawn 0-8, distance 0-9, the edge 0-59.
+        keys[len] = ((handed << 4 | fewer_drawn) << 4 | distance) << 6 | u16::from(e);
         len += 1;
     }
     keys[..len].sort_unstable();
