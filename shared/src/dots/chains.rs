@@ -250,14 +250,11 @@ impl Position {
                 cuts -= 1; // the closing side is the first one again
             }
             let boxes = cuts - usize::from(!cycle);
-            if !cycle && boxes == 2 {
-                // Only the middle: it hands over both boxes, which the opponent then takes
-                // (no other box comes down to one undrawn side), while an end cut lets
-                // them take both or decline both, with the same edges drawn either way.
-                redundant |= (later | 1 << first) & !(1 << second.expect("a segment has a second cut"));
-            } else {
-                redundant |= later & !(1 << first);
-            }
+            // A 2-box path keeps only its middle: it hands over both boxes, which the
+            // opponent then takes (no other box comes down to one undrawn side), while an
+            // end cut lets them take both or decline both, the same edges drawn either way.
+            let kept = if !cycle && boxes == 2 { second.expect("a segment has a second cut") } else { first };
+            redundant |= (later | 1 << first) & !(1 << kept);
         }
         redundant
     }

@@ -388,6 +388,7 @@ fn ordered_quiet_moves(p: &Position) -> MoveList {
         let (x, y) = crate::dots::io::grid(e);
         let distance = ((x - 5).abs() + (y - 5).abs()) as u16;
         let beside = Position::boxes_beside(e);
+        // `sides_after_hint`, with the side counts taken once for all edges.
         let handed = (beside & two).count_ones() as u16;
         let fewer_drawn = 8 - counts.drawn_sides_of(beside) as u16;
         // 2 + 4 + 4 + 6 bits: handed 0-2, fewer_drawn 0-8, distance 0-9, the edge 0-59.
