@@ -57,7 +57,7 @@ const ALL_BOXES: u32 = (1 << BOXES) - 1;
 
 /// The number of drawn sides of every box, bit-sliced: box b has
 /// `ones[b] + 2 twos[b] + 4 fours[b]` sides drawn.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SideCounts {
     ones: u32,
     twos: u32,
@@ -69,6 +69,17 @@ impl SideCounts {
     pub fn boxes_with(&self, n: u32) -> u32 {
         let pick = |plane: u32, bit: u32| if n >> bit & 1 != 0 { plane } else { !plane };
         pick(self.ones, 0) & pick(self.twos, 1) & pick(self.fours, 2) & ALL_BOXES
+    }
+
+    const NONE: SideCounts = SideCounts { ones: 0, twos: 0, fours: 0 };
+
+    /// One more side drawn for each box of `boxes` (each has at most three drawn): a
+    /// bit-sliced increment.
+    fn add_side(&mut self, boxes: u32) {
+        let carry = self.ones & boxes;
+        self.ones ^= boxes;
+        self.fours |= self.twos & carry;
+        self.twos ^= carry;
     }
 
     /// The drawn sides of the boxes `boxes` (one bit per box), all together.
@@ -84,6 +95,10 @@ pub struct Position {
     /// Boxes taken by each side, one bit per box (5*by + bx).
     boxes: [u32; 2],
     to_move: Player,
+    /// Every box's drawn sides, kept up to date by each edge drawn: the solver and the
+    /// playouts ask at every node, and an increment costs a few word operations where
+    /// counting all four sides of every box cost a few dozen.
+    counts: SideCounts,
 }
 
 impl Default for Position {
@@ -94,7 +109,7 @@ impl Default for Position {
 
 impl Position {
     pub fn start() -> Position {
-        Position { h: 0, v: 0, boxes: [0; 2], to_move: Player::First }
+        Position { h: 0, v: 0, boxes: [0; 2], to_move: Player::First, counts: SideCounts::NONE }
     }
 
     pub fn is_drawn(&self, e: Edge) -> bool {
@@ -133,9 +148,14 @@ impl Position {
         (self.h & h).count_ones() + (self.v & v).count_ones()
     }
 
-    /// Every box's drawn sides at once, as bit planes (the solver asks at every node, and
-    /// 25 boxes one at a time cost more than the whole board in a few word operations).
+    /// Every box's drawn sides at once, as bit planes.
     pub fn side_counts(&self) -> SideCounts {
+        self.counts
+    }
+
+    /// [`Position::side_counts`] counted afresh from the edges (whole-board word
+    /// operations, not 25 boxes one at a time): what the kept counts must equal.
+    fn side_counts_counted(&self) -> SideCounts {
         // One 25-bit word per side, bit b for box b = 5*by + bx: the top side is H bit b,
         // the bottom H bit b+5, the left V bit 6*by+bx, the right that plus one.
         let top = self.h & ALL_BOXES;
@@ -189,15 +209,10 @@ impl Position {
         } else {
             self.v |= 1 << (e - H_EDGES);
         }
-        let mut completed = 0;
-        let mut around = EDGE_BOXES[e as usize];
-        while around != 0 {
-            let b = around.trailing_zeros() as usize;
-            around &= around - 1;
-            if self.box_sides(b) == 4 {
-                completed |= 1 << b;
-            }
-        }
+        let beside = EDGE_BOXES[e as usize];
+        self.counts.add_side(beside);
+        debug_assert_eq!(self.counts, self.side_counts_counted());
+        let completed = beside & self.counts.fours;
         if completed == 0 {
             self.to_move = self.to_move.other();
         } else {
@@ -318,5 +333,35 @@ impl fmt::Display for Position {
             self.score(Player::First),
             self.score(Player::Second)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Along random games, the side counts kept edge by edge equal those counted afresh,
+    /// and a box is scored exactly when its fourth side is drawn.
+    #[test]
+    fn the_kept_side_counts_equal_the_counted_ones() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            let mut p = Position::start();
+            loop {
+                p.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let e = moves[rng.usize(..moves.len())];
+                let before = p.untaken_boxes();
+                let completing = (0..BOXES).filter(|&b| EDGE_BOXES[e as usize] >> b & 1 != 0 && p.box_sides(b) == 3);
+                let expected: u32 = completing.map(|b| 1 << b).sum();
+                p.play(e);
+                assert_eq!(p.side_counts(), p.side_counts_counted(), "after {e} in\n{p}");
+                assert_eq!(before & !p.untaken_boxes(), expected, "boxes taken by {e}");
+            }
+            assert_eq!(p.side_counts().boxes_with(4).count_ones(), 25);
+        }
     }
 }
