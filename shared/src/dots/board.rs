@@ -52,6 +52,23 @@ const fn edge_boxes() -> [u32; EDGES] {
 pub(super) const EDGE_BOXES: [u32; EDGES] = edge_boxes();
 const _: () = assert!(EDGE_BOXES[0].count_ones() == 1 && EDGE_BOXES[5].count_ones() == 2);
 
+/// Each box's four sides as bits of an edge word.
+pub(super) const BOX_EDGES: [u64; BOXES] = {
+    let mut t = [0u64; BOXES];
+    let mut e = 0;
+    while e < EDGES {
+        let mut b = 0;
+        while b < BOXES {
+            if EDGE_BOXES[e] >> b & 1 != 0 {
+                t[b] |= 1 << e;
+            }
+            b += 1;
+        }
+        e += 1;
+    }
+    t
+};
+
 const FULL_EDGES: u32 = (1 << 30) - 1;
 const ALL_BOXES: u32 = (1 << BOXES) - 1;
 

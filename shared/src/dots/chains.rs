@@ -5,7 +5,7 @@
 //! board's border at both ends) and loops, and the game's value follows from their
 //! lengths alone ([`loony_value`]).
 
-use super::board::{BOXES, BOX_MASKS, EDGES, EDGE_BOXES, H_EDGES};
+use super::board::{BOXES, BOX_EDGES, EDGES, EDGE_BOXES};
 use super::symmetry::CORNER_PAIRS;
 use super::{Edge, Position};
 use crate::game::Game;
@@ -69,9 +69,7 @@ impl Capture {
 impl Position {
     /// The undrawn sides of box `b`.
     pub fn free_sides(&self, b: usize) -> impl Iterator<Item = Edge> {
-        let (h, v) = self.edge_words();
-        let (mh, mv) = BOX_MASKS[b];
-        bits(mh & !h).map(|e| e as Edge).chain(bits(mv & !v).map(|e| e as Edge + H_EDGES))
+        edges_in(BOX_EDGES[b] & !self.edge_word())
     }
 
     /// The box on the other side of `e` from box `b`, or `None` at the border.
@@ -82,7 +80,9 @@ impl Position {
 
     /// The undrawn side of `b` other than `e` (for a box of degree 2).
     fn other_free_side(&self, b: usize, e: Edge) -> Edge {
-        self.free_sides(b).find(|&s| s != e).expect("a box of degree 2")
+        let other = BOX_EDGES[b] & !self.edge_word() & !(1 << e);
+        debug_assert!(other != 0, "a box of degree 2");
+        other.trailing_zeros() as Edge
     }
 
     /// The captures to consider, if some box can be taken. Let box B be taken by edge

@@ -11,9 +11,9 @@
 //! the paths through the one or two boxes beside it, so a child's key costs a walk along
 //! those paths ([`Position::play_keyed`]).
 
-use super::board::{BOXES, EDGE_BOXES};
+use super::board::{BOXES, BOX_EDGES, EDGE_BOXES};
 use super::chains::{bits, ALL_EDGES};
-use super::{Edge, Position, EDGES};
+use super::{Edge, Position};
 use crate::game::{mix64, Game};
 
 /// The ground's name at a path's end.
@@ -135,23 +135,6 @@ fn path_of_two_sided(r: usize, two: u32, undrawn: u64, done: &mut u64) -> u64 {
 fn name(end: Option<usize>) -> u64 {
     end.map_or(GROUND, |j| j as u64)
 }
-
-/// Each box's four sides as bits of an edge word.
-const BOX_EDGES: [u64; BOXES] = {
-    let mut t = [0u64; BOXES];
-    let mut e = 0;
-    while e < EDGES {
-        let mut b = 0;
-        while b < BOXES {
-            if EDGE_BOXES[e] >> b & 1 != 0 {
-                t[b] |= 1 << e;
-            }
-            b += 1;
-        }
-        e += 1;
-    }
-    t
-};
 
 /// From box `from` out along its undrawn side `side`, through the boxes of degree 2
 /// (`two`), to the first box of another degree (or back to `from`) or the ground.
