@@ -5,6 +5,7 @@ pub mod clock;
 pub mod flat_mc;
 pub mod mcts;
 pub mod memory;
+pub mod pages;
 pub mod pair_table;
 pub mod parallel;
 pub mod random;

@@ -3,6 +3,8 @@
 //! search would be cheaper to redo, so that the long searches near the root survive the
 //! many small ones near the leaves.
 
+use super::pages;
+
 /// What the table needs of an entry.
 pub trait PairEntry: Copy + Default {
     /// The entry's key; 0 marks an empty slot, so no stored key may be 0.
@@ -31,10 +33,7 @@ impl<E: PairEntry> PairTable<E> {
     /// A table of `slots` empty slots, a power of two, at least 2.
     pub fn new(slots: usize) -> PairTable<E> {
         assert!(slots.is_power_of_two() && slots >= 2, "{slots} slots: a power of two, at least 2");
-        let mut table: Vec<E> = Vec::with_capacity(slots);
-        advise_huge_pages(table.as_mut_ptr().cast(), slots * std::mem::size_of::<E>());
-        table.resize(slots, E::default());
-        PairTable { slots: table }
+        PairTable { slots: pages::filled(slots, E::default()) }
     }
 
     /// The most slots that `bytes` hold, a power of two (at least 2).
@@ -83,27 +82,6 @@ impl<E: PairEntry> PairTable<E> {
         });
         self.slots[slot] = entry;
     }
-}
-
-/// Asks Linux to back the memory of `bytes` bytes from `start` (not yet written) with 2 MB
-/// pages where it can: a probe is a random read in tens of megabytes, and with 4 KB pages
-/// nearly every one also missed the address translation cache. On this project's
-/// machines (`experiments dots-solver --undrawn 38 --verdict`) the solver took 8% less
-/// time, and making a 64 MB table took 3 ms instead of 14. Only advice: where the kernel
-/// grants no huge pages (or on other systems) nothing changes.
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let (begin, end) = ((start as usize).next_multiple_of(HUGE), (start as usize + bytes) / HUGE * HUGE);
-        if end > begin {
-            // SAFETY: the range lies inside an allocation of ours, and this advice changes
-            // how its pages are backed, never what they hold. A refusal is harmless.
-            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, bytes);
 }
 
 #[cfg(test)]

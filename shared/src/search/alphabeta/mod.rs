@@ -301,7 +301,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         // A power of two, rounded down, so that a slot is the key's low bits.
         let size = 1usize << wanted.ilog2();
         if self.tt.len() < size {
-            self.tt = vec![None; size];
+            self.tt = crate::search::pages::filled(size, None);
         }
     }
 
