@@ -48,9 +48,11 @@ impl Position {
     /// position's through those boxes. A safe edge between two boxes that stay joints
     /// costs one walk, along its own path.
     pub fn graph_key_from(&self, base: &Position, key: u64, touched: u32) -> u64 {
-        let changed = touched & (base.two_sided() ^ self.two_sided());
+        let (two_before, two_now) = (base.two_sided(), self.two_sided());
+        let changed = touched & (two_before ^ two_now);
         let drawn = self.edge_word() & !base.edge_word();
-        key.wrapping_sub(base.paths_along(changed, drawn)).wrapping_add(self.paths_along(changed, 0))
+        key.wrapping_sub(base.paths_along(two_before, changed, drawn))
+            .wrapping_add(self.paths_along(two_now, changed, 0))
     }
 
     /// The untaken boxes with two undrawn sides (passing a path on), one bit per box.
@@ -66,14 +68,13 @@ impl Position {
     /// The sum of the hashes of the paths that contain a box of `boxes` (untaken ones),
     /// each path once.
     fn paths_through(&self, boxes: u32) -> u64 {
-        self.paths_along(boxes, 0)
+        self.paths_along(self.two_sided(), boxes, 0)
     }
 
     /// The sum of the hashes of the paths that contain a box of `boxes` (untaken ones) or
-    /// one of the undrawn `edges`, each path once.
-    fn paths_along(&self, boxes: u32, edges: u64) -> u64 {
+    /// one of the undrawn `edges`, each path once; `two` is [`Position::two_sided`].
+    fn paths_along(&self, two: u32, boxes: u32, edges: u64) -> u64 {
         let untaken = self.untaken_boxes();
-        let two = self.two_sided();
         let undrawn = !self.edge_word() & ALL_EDGES;
         // The edges of the paths already summed: paths share no edge.
         let mut done = 0u64;
@@ -85,11 +86,8 @@ impl Position {
                 let mut free = BOX_EDGES[r] & undrawn & !done;
                 while free != 0 {
                     let side = free.trailing_zeros() as usize;
-                    free &= free - 1;
-                    let path = walk(r, side, two, undrawn);
-                    done |= path.edges;
-                    free &= !path.edges;
-                    sum = sum.wrapping_add(path_hash(r as u64, name(path.end), path.boxes));
+                    sum = sum.wrapping_add(path_from_joint(r, side, two, undrawn, &mut done));
+                    free &= !done;
                 }
             }
         }
@@ -102,9 +100,7 @@ impl Position {
             if two >> r & 1 != 0 {
                 sum = sum.wrapping_add(path_of_two_sided(r, two, undrawn, &mut done));
             } else {
-                let path = walk(r, e, two, undrawn);
-                done |= path.edges;
-                sum = sum.wrapping_add(path_hash(r as u64, name(path.end), path.boxes));
+                sum = sum.wrapping_add(path_from_joint(r, e, two, undrawn, &mut done));
             }
             left &= !done;
         }
@@ -129,6 +125,14 @@ fn path_of_two_sided(r: usize, two: u32, undrawn: u64, done: &mut u64) -> u64 {
     let second = walk(r, b, two, undrawn);
     *done |= second.edges;
     path_hash(name(first.end), name(second.end), first.boxes + second.boxes + 1)
+}
+
+/// The hash of the path from joint `r` out along its undrawn side `side`, its edges added
+/// to `done`.
+fn path_from_joint(r: usize, side: usize, two: u32, undrawn: u64, done: &mut u64) -> u64 {
+    let path = walk(r, side, two, undrawn);
+    *done |= path.edges;
+    path_hash(r as u64, name(path.end), path.boxes)
 }
 
 /// A path end's name: a joint's square, or the ground.
