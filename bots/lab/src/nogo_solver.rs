@@ -278,3 +278,66 @@ pub fn nogo_judges(logs: &[std::path::PathBuf], plies: &[usize], cap_s: f64, ite
     );
     Ok(())
 }
+
+/// `experiments nogo-count-fit`: every position of the logged games (the opening's left
+/// out), bucketed by the legal points of both sides together; per bucket, the slope `a` of
+/// P(the side to move wins) = logistic(a (d - 1/2)) that fits the games' winners best
+/// (maximum likelihood), where d is the count difference of `CountValue`, its mean log
+/// loss against a coin's, and how often d >= 1 names the winner.
+pub fn nogo_count_fit(logs: &[std::path::PathBuf], bucket: u32) -> Result<(), String> {
+    use botzone_games::engines::nogo::CountValue;
+    use botzone_games::nogo::GroupBoard;
+    let bucket = bucket.max(1);
+    // Per bucket: (d, the side to move won) of each position.
+    let mut samples: std::collections::BTreeMap<u32, Vec<(f64, bool)>> = Default::default();
+    for log in logs {
+        for (_, positions) in crate::logged::logged_nogo_games(log)? {
+            // The last position's side to move has no legal point: it lost.
+            let Some(last) = positions.last() else { continue };
+            let loser = last.to_move();
+            for p in positions.iter().skip(2) {
+                let legal = p.legal_for_both();
+                let n = legal[0].count() + legal[1].count();
+                let d = CountValue::difference(&GroupBoard::new(p));
+                samples.entry(n / bucket).or_default().push((f64::from(d), p.to_move() != loser));
+            }
+        }
+    }
+    for (b, s) in &samples {
+        // Newton's method on the one slope.
+        let mut a = 0.5;
+        for _ in 0..50 {
+            let (mut grad, mut hess) = (0.0, 0.0);
+            for &(d, won) in s {
+                let x = d - 0.5;
+                let p = 1.0 / (1.0 + (-a * x).exp());
+                grad += (f64::from(u8::from(won)) - p) * x;
+                hess += p * (1.0 - p) * x * x;
+            }
+            if hess <= 0.0 {
+                break;
+            }
+            a += grad / hess;
+        }
+        let loss = s
+            .iter()
+            .map(|&(d, won)| {
+                let p = (1.0 / (1.0 + (-a * (d - 0.5)).exp())).clamp(1e-9, 1.0 - 1e-9);
+                -(if won { p } else { 1.0 - p }).ln()
+            })
+            .sum::<f64>()
+            / s.len() as f64;
+        let right = s.iter().filter(|&&(d, won)| (d >= 1.0) == won).count();
+        println!(
+            "legal points {:>3}-{:>3}: {:>6} positions, slope {:.3}, log loss {:.4} (a coin's 0.6931), count names \
+             the winner {:.1}%",
+            b * bucket,
+            (b + 1) * bucket - 1,
+            s.len(),
+            a,
+            loss,
+            100.0 * right as f64 / s.len() as f64
+        );
+    }
+    Ok(())
+}

@@ -37,6 +37,10 @@
 //! [--variant FEATURES]... [--cap-s 10]`: on logged NoGo positions, the proof search's
 //! verdict, then on the won ones each variant's answer and whether it keeps the win.
 //!
+//! `experiments nogo-count-fit --log GAMES.jsonl [--bucket 10]`: the count of points each
+//! side may play against the logged games' winners: the best logistic slope per bucket of
+//! legal points, and how often the count names the winner.
+//!
 //! `experiments nogo-judges --log GAMES.jsonl [--plies 54,56,58] [--cap-s 1] [--iterations
 //! 20000]`: on logged NoGo positions the proof search settles, how often counts of legal
 //! points and the playouts' value (MCTS without the proof search) name the winner.
@@ -47,7 +51,7 @@ use botzone_games::engines::Without;
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
-use lab::nogo_solver::{nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
+use lab::nogo_solver::{nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
@@ -266,6 +270,17 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         iterations: u64,
     },
+    /// How well the count of points each side may play (`CountValue` in the `mcts` engine)
+    /// predicts the logged games' winners, by the legal points left: the logistic slope
+    /// that fits best, and how often the count names the winner.
+    NogoCountFit {
+        /// Arena logs (`arena nogo --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        /// Width of a bucket of legal points (both sides together).
+        #[arg(long, default_value_t = 10)]
+        bucket: u32,
+    },
     /// Where each logged NoGo game was decided: from its end backwards, each position's
     /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
     NogoTrace {
@@ -348,6 +363,7 @@ fn main() {
             nogo_perfect(&log, &plies, ms, iterations, engine.as_deref(), &variants, cap_s, seed)
         }
         Command::NogoJudges { log, plies, cap_s, iterations } => nogo_judges(&log, &plies, cap_s, iterations),
+        Command::NogoCountFit { log, bucket } => nogo_count_fit(&log, bucket),
         Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))

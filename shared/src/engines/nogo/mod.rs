@@ -1,5 +1,6 @@
 //! NoGo engines: `mcts` (count-weighted RAVE, solver, HappyNoGo's playouts that fill points
-//! both sides can play first, late expansion, an endgame proof search), `seed` (seed 002's
+//! both sides can play first, each mixed with a count of the points each side may play,
+//! late expansion, an endgame proof search), `seed` (seed 002's
 //! UCT with initial values S/M), and the generic `uct` and `random`.
 
 pub mod solver;
@@ -26,6 +27,59 @@ pub struct NogoPolicy {
     pub playouts: Playouts,
     /// The learned 3x3 pattern prior on new children, if any.
     pub patterns: Option<PatternPrior>,
+    /// A leaf's value mixed from its playout's result and the count of points each side
+    /// may play, if any.
+    pub count_value: Option<CountValue>,
+}
+
+/// A leaf's value: `1 - weight` of its playout's result plus `weight` of a guess from the
+/// points each side may play there, knowledge that the tree keeps mixing in however many
+/// visits a node has (a prior fades). The guess shares out the points both sides may play
+/// in turn, the side to move first, and counts the points only one side may play as its
+/// own: `d` is the side to move's moves so counted less the opponent's, and the guess that
+/// it wins is the logistic of s (d - 1/2), the slope s fitted by the legal points left
+/// ([`COUNT_SLOPES`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CountValue {
+    pub weight: f64,
+}
+
+/// The `mcts` engine's mix: 0.6 of the playout, 0.4 of the count, the best of 0.3, 0.4, 0.5
+/// and 0.7 at 10,000 simulations (shared/EXPERIMENTS.md, "The count mixed into every leaf").
+pub const COUNT_VALUE: CountValue = CountValue { weight: 0.4 };
+
+/// The slope of the count's logistic by tens of legal points (both sides together), fitted
+/// to the winners of 400 self-play games at 10,000 simulations (`experiments
+/// nogo-count-fit`): a few points left decide, many say little more than their parity.
+pub const COUNT_SLOPES: [f64; 12] = [2.4, 1.05, 0.65, 0.45, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.2];
+
+impl CountValue {
+    /// `d` on `board`: the side to move's moves less the opponent's, the points both may
+    /// play shared out in turn, the side to move first.
+    pub fn difference(board: &GroupBoard) -> i32 {
+        Self::difference_of(board.legal_for_both(), board.to_move())
+    }
+
+    fn difference_of(legal: [crate::nogo::Bitboard; 2], mover: Player) -> i32 {
+        let me = mover.index();
+        let (mine, theirs) = (legal[me], legal[1 - me]);
+        let shared = mine.and(theirs).count();
+        (mine.minus(theirs).count() + shared.div_ceil(2)) as i32 - (theirs.minus(mine).count() + shared / 2) as i32
+    }
+
+    /// The count's guess that the first player wins on `board`.
+    pub fn first_wins(board: &GroupBoard) -> f64 {
+        let legal = board.legal_for_both();
+        let points = (legal[0].count() + legal[1].count()) as usize;
+        let slope = COUNT_SLOPES[(points / 10).min(COUNT_SLOPES.len() - 1)];
+        let d = f64::from(Self::difference_of(legal, board.to_move()));
+        let mover_wins = 1.0 / (1.0 + (-slope * (d - 0.5)).exp());
+        if board.to_move() == Player::First {
+            mover_wins
+        } else {
+            1.0 - mover_wins
+        }
+    }
 }
 
 /// A table weight per unit of logit (the table holds signed bytes).
@@ -97,15 +151,22 @@ impl Policy<Position> for NogoPolicy {
 
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
         let mut board = GroupBoard::new(state);
-        match self.playouts {
+        // The count's guess is read before the playout moves on from the leaf.
+        let guess = self.count_value.map(|count| (count.weight, CountValue::first_wins(&board)));
+        let result = match self.playouts {
             Playouts::Uniform => uniform_playout(&mut board, rng, played),
             Playouts::Decisive => decisive_playout(&mut board, rng, played),
             Playouts::SharedPoints(rule) => shared_points_playout(&mut board, rng, played, rule),
+        };
+        match guess {
+            Some((weight, first_wins)) => (1.0 - weight) * result + weight * first_wins,
+            None => result,
         }
     }
 }
 
-pub const SEED_002: NogoPolicy = NogoPolicy { m: 100.0, weight: 1.0, playouts: Playouts::Uniform, patterns: None };
+pub const SEED_002: NogoPolicy =
+    NogoPolicy { m: 100.0, weight: 1.0, playouts: Playouts::Uniform, patterns: None, count_value: None };
 
 /// phi(s): +1 own stone, -1 enemy stone, 0 empty, from the side to move's view.
 impl Features for Position {
@@ -204,7 +265,8 @@ pub fn registry() -> Registry<Position> {
         EngineSpec {
             name: "mcts",
             about: "MCTS with count-weighted RAVE, solver, HappyNoGo's playouts (points both sides can play \
-                    first), late expansion; a proof search plays out won endgames",
+                    first) mixed with a count of each side's points, late expansion; a proof search plays out \
+                    won endgames",
             features: &[
                 ("rave", "RAVE/AMAF values in selection"),
                 (
@@ -228,6 +290,11 @@ pub fn registry() -> Registry<Position> {
                     "patterns",
                     "new children start with virtual AMAF results from a learned 3x3 pattern prior \
                      (`nogo-patterns`)",
+                ),
+                (
+                    "count-value",
+                    "a leaf's value mixes its playout's result (0.6) with a guess from the points each side \
+                     may play (0.4), fitted to self-play's winners",
                 ),
                 (
                     "mover-may",
@@ -264,7 +331,8 @@ pub fn registry() -> Registry<Position> {
                     Playouts::SharedPoints(SharedRule::WhileMoverMay)
                 };
                 let patterns = (!without.has("patterns")).then_some(PATTERN_PRIOR);
-                let policy = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns };
+                let count_value = (!without.has("count-value")).then_some(COUNT_VALUE);
+                let policy = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns, count_value };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
                     solver: Solver::new(8 << 20),
@@ -312,5 +380,68 @@ mod tests {
         // Taking a point the opponent's stones enclose is worth more than closing one's own
         // or an open point (a table of zeros, no prior, fails here).
         assert!(their_eye > own_eye + 1.0 && their_eye > open + 1.0, "{their_eye} {own_eye} {open}");
+    }
+
+    fn position(moves: &[(u8, u8)]) -> Position {
+        let mut p = Position::start();
+        for &(x, y) in moves {
+            p.play(Bitboard::point(x, y));
+        }
+        p
+    }
+
+    #[test]
+    fn the_count_shares_out_the_points_both_may_play_the_mover_first() {
+        // 81 points both may play: the side to move gets 41, the other 40.
+        assert_eq!(CountValue::difference(&GroupBoard::new(&Position::start())), 1);
+        // Black's stones at (1,0) and (0,1) make the corner black's alone, white's at (7,8)
+        // and (8,7) the other corner white's: 75 shared, one own point each, black to move.
+        let even = GroupBoard::new(&position(&[(1, 0), (7, 8), (0, 1), (8, 7)]));
+        assert_eq!(CountValue::difference(&even), 1);
+        assert_eq!(CountValue::difference(&even.with_mover(Player::Second)), 1, "whoever moves gets the odd one");
+        // A second own corner for black (white's two stones in the middle change no point's
+        // owner): 70 shared points, 35 each, and two own points against one.
+        let black_ahead = position(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
+        let board = GroupBoard::new(&black_ahead);
+        assert_eq!(board.to_move(), Player::First);
+        assert_eq!(CountValue::difference(&board), 1);
+        assert_eq!(CountValue::difference(&board.with_mover(Player::Second)), -1);
+    }
+
+    #[test]
+    fn the_count_guess_favours_the_side_ahead_by_the_fitted_slope() {
+        let board = GroupBoard::new(&position(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]));
+        let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+        // 145 legal points in all, the table's last slope. Black to move: d = 1.
+        let slope = COUNT_SLOPES[COUNT_SLOPES.len() - 1];
+        let black_to_move = CountValue::first_wins(&board);
+        assert!((black_to_move - logistic(slope * 0.5)).abs() < 1e-12, "{black_to_move}");
+        // White to move: d = -1 for white; black's chance is the rest of white's.
+        let white_to_move = CountValue::first_wins(&board.with_mover(Player::Second));
+        assert!((white_to_move - (1.0 - logistic(slope * -1.5))).abs() < 1e-12, "{white_to_move}");
+        // The fewer points left, the surer the guess.
+        assert!(COUNT_SLOPES.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn a_playouts_result_is_mixed_with_the_count() {
+        let p = position(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
+        let guess = CountValue::first_wins(&GroupBoard::new(&p));
+        let playouts = Playouts::SharedPoints(SharedRule::WhileMoverMay);
+        let mut with = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns: None, count_value: Some(COUNT_VALUE) };
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut seen = [false; 2];
+        for _ in 0..50 {
+            let (mut state, mut played) = (p, Vec::new());
+            let r = with.playout(&mut state, &mut rng, &mut played);
+            let won = (r - (0.6 + 0.4 * guess)).abs() < 1e-12;
+            assert!(won || (r - 0.4 * guess).abs() < 1e-12, "{r} is a result of 0 or 1 mixed with {guess}");
+            seen[usize::from(won)] = true;
+        }
+        assert_eq!(seen, [true, true], "playouts from an open board go both ways");
+        // Without it the same playouts give 0 or 1.
+        with.count_value = None;
+        let (mut state, mut played) = (p, Vec::new());
+        assert!([0.0, 1.0].contains(&with.playout(&mut state, &mut rng, &mut played)));
     }
 }
