@@ -49,8 +49,9 @@ pub struct CountValue {
 pub const COUNT_VALUE: CountValue = CountValue { weight: 0.4 };
 
 /// The slope of the count's logistic by tens of legal points (both sides together), fitted
-/// to the winners of 400 self-play games at 10,000 simulations (`experiments
-/// nogo-count-fit`): a few points left decide, many say little more than their parity.
+/// by `experiments nogo-count-fit` to the winners of the first 400 games of 10,000
+/// simulations a move that screened the count (shared/EXPERIMENTS.md): a few points left
+/// decide, many say little more than their parity.
 pub const COUNT_SLOPES: [f64; 12] = [2.4, 1.05, 0.65, 0.45, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.2];
 
 impl CountValue {
