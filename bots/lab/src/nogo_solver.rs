@@ -280,10 +280,10 @@ pub fn nogo_judges(logs: &[std::path::PathBuf], plies: &[usize], cap_s: f64, ite
 }
 
 /// `experiments nogo-count-fit`: every position of the logged games (the opening's left
-/// out), bucketed by the legal points of both sides together; per bucket, the slope `a` of
-/// P(the side to move wins) = logistic(a (d - 1/2)) that fits the games' winners best
-/// (maximum likelihood), where d is the count difference of `CountValue`, its mean log
-/// loss against a coin's, and how often d >= 1 names the winner.
+/// out), with (n, d) from `CountValue::count`, bucketed by n, the legal points of both
+/// sides together; per bucket, the slope `a` of P(the side to move wins) = logistic(a (d -
+/// 1/2)) that fits the games' winners best (maximum likelihood), its mean log loss against
+/// a coin's, and how often d >= 1 names the winner.
 pub fn nogo_count_fit(logs: &[std::path::PathBuf], bucket: u32) -> Result<(), String> {
     use botzone_games::engines::nogo::CountValue;
     use botzone_games::nogo::GroupBoard;
@@ -296,9 +296,7 @@ pub fn nogo_count_fit(logs: &[std::path::PathBuf], bucket: u32) -> Result<(), St
             let Some(last) = positions.last() else { continue };
             let loser = last.to_move();
             for p in positions.iter().skip(2) {
-                let legal = p.legal_for_both();
-                let n = legal[0].count() + legal[1].count();
-                let d = CountValue::difference(&GroupBoard::new(p));
+                let (n, d) = CountValue::count(&GroupBoard::new(p));
                 samples.entry(n / bucket).or_default().push((f64::from(d), p.to_move() != loser));
             }
         }

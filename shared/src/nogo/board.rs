@@ -21,6 +21,16 @@ impl Default for Position {
 }
 
 impl Position {
+    /// The position after `moves`, given as (x, y) points from the start (tests' boards).
+    #[cfg(test)]
+    pub(crate) fn after(moves: &[(u8, u8)]) -> Position {
+        let mut p = Position::start();
+        for &(x, y) in moves {
+            p.play(Bitboard::point(x, y));
+        }
+        p
+    }
+
     pub fn start() -> Position {
         Position { stones: [Bitboard::EMPTY; 2], to_move: Player::First, ply: 0 }
     }

@@ -148,23 +148,14 @@ pub fn canonical(index: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
     use crate::nogo::Position;
-
-    fn position(moves: &[(u8, u8)]) -> Position {
-        let mut p = Position::start();
-        for &(x, y) in moves {
-            p.play(Bitboard::point(x, y));
-        }
-        p
-    }
 
     #[test]
     fn symmetric_points_have_the_same_class_and_the_classes_are_closed() {
         // Black at (2, 2) and (3, 2), white at (6, 6): the board mirrored left-right maps
         // (4, 3) to (4, 3) with the stones at (6, 2), (5, 2) and (2, 6).
-        let a = position(&[(2, 2), (6, 6), (3, 2)]);
-        let b = position(&[(6, 2), (2, 6), (5, 2)]);
+        let a = Position::after(&[(2, 2), (6, 6), (3, 2)]);
+        let b = Position::after(&[(6, 2), (2, 6), (5, 2)]);
         let (sa, sb) = (
             Surroundings::new(&GroupBoard::new(&a), Player::Second),
             Surroundings::new(&GroupBoard::new(&b), Player::Second),
@@ -187,7 +178,7 @@ mod tests {
     fn a_pattern_tells_the_edge_and_a_group_with_one_liberty() {
         // White's stone at (1, 0) has liberties (0, 0), (2, 0) and (1, 1) until black
         // plays two of them.
-        let p = position(&[(2, 0), (1, 0), (1, 1)]);
+        let p = Position::after(&[(2, 0), (1, 0), (1, 1)]);
         let board = GroupBoard::new(&p);
         let white = Surroundings::new(&board, Player::Second);
         let (o, d) = digits(white.pattern(Bitboard::point(0, 0)));

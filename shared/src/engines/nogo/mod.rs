@@ -49,32 +49,30 @@ pub struct CountValue {
 pub const COUNT_VALUE: CountValue = CountValue { weight: 0.4 };
 
 /// The slope of the count's logistic by tens of legal points (both sides together), fitted
-/// by `experiments nogo-count-fit` to the winners of the first 400 games of 10,000
-/// simulations a move that screened the count (shared/EXPERIMENTS.md): a few points left
-/// decide, many say little more than their parity.
+/// by `experiments nogo-count-fit` to the winners of the first two screens of the count at
+/// 10,000 simulations a move, about 335 of their 400 games (shared/EXPERIMENTS.md): a few
+/// points left decide, many say little more than their parity.
 pub const COUNT_SLOPES: [f64; 12] = [2.4, 1.05, 0.65, 0.45, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.2];
 
 impl CountValue {
-    /// `d` on `board`: the side to move's moves less the opponent's, the points both may
-    /// play shared out in turn, the side to move first.
-    pub fn difference(board: &GroupBoard) -> i32 {
-        Self::difference_of(board.legal_for_both(), board.to_move())
-    }
-
-    fn difference_of(legal: [crate::nogo::Bitboard; 2], mover: Player) -> i32 {
-        let me = mover.index();
+    /// The count on `board`: the legal points of both sides together, and `d`, the side to
+    /// move's moves less the opponent's, the points both may play shared out in turn, the
+    /// side to move first.
+    pub fn count(board: &GroupBoard) -> (u32, i32) {
+        let legal = board.legal_for_both();
+        let me = board.to_move().index();
         let (mine, theirs) = (legal[me], legal[1 - me]);
         let shared = mine.and(theirs).count();
-        (mine.minus(theirs).count() + shared.div_ceil(2)) as i32 - (theirs.minus(mine).count() + shared / 2) as i32
+        let d =
+            (mine.minus(theirs).count() + shared.div_ceil(2)) as i32 - (theirs.minus(mine).count() + shared / 2) as i32;
+        (mine.count() + theirs.count(), d)
     }
 
     /// The count's guess that the first player wins on `board`.
     pub fn first_wins(board: &GroupBoard) -> f64 {
-        let legal = board.legal_for_both();
-        let points = (legal[0].count() + legal[1].count()) as usize;
-        let slope = COUNT_SLOPES[(points / 10).min(COUNT_SLOPES.len() - 1)];
-        let d = f64::from(Self::difference_of(legal, board.to_move()));
-        let mover_wins = 1.0 / (1.0 + (-slope * (d - 0.5)).exp());
+        let (points, d) = Self::count(board);
+        let slope = COUNT_SLOPES[(points as usize / 10).min(COUNT_SLOPES.len() - 1)];
+        let mover_wins = 1.0 / (1.0 + (-slope * (f64::from(d) - 0.5)).exp());
         if board.to_move() == Player::First {
             mover_wins
         } else {
@@ -383,35 +381,28 @@ mod tests {
         assert!(their_eye > own_eye + 1.0 && their_eye > open + 1.0, "{their_eye} {own_eye} {open}");
     }
 
-    fn position(moves: &[(u8, u8)]) -> Position {
-        let mut p = Position::start();
-        for &(x, y) in moves {
-            p.play(Bitboard::point(x, y));
-        }
-        p
-    }
-
     #[test]
     fn the_count_shares_out_the_points_both_may_play_the_mover_first() {
         // 81 points both may play: the side to move gets 41, the other 40.
-        assert_eq!(CountValue::difference(&GroupBoard::new(&Position::start())), 1);
+        assert_eq!(CountValue::count(&GroupBoard::new(&Position::start())).1, 1);
         // Black's stones at (1,0) and (0,1) make the corner black's alone, white's at (7,8)
         // and (8,7) the other corner white's: 75 shared, one own point each, black to move.
-        let even = GroupBoard::new(&position(&[(1, 0), (7, 8), (0, 1), (8, 7)]));
-        assert_eq!(CountValue::difference(&even), 1);
-        assert_eq!(CountValue::difference(&even.with_mover(Player::Second)), 1, "whoever moves gets the odd one");
+        let even = GroupBoard::new(&Position::after(&[(1, 0), (7, 8), (0, 1), (8, 7)]));
+        assert_eq!(CountValue::count(&even).1, 1);
+        assert_eq!(CountValue::count(&even.with_mover(Player::Second)).1, 1, "whoever moves gets the odd one");
         // A second own corner for black (white's two stones in the middle change no point's
         // owner): 70 shared points, 35 each, and two own points against one.
-        let black_ahead = position(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
+        let black_ahead = Position::after(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
         let board = GroupBoard::new(&black_ahead);
         assert_eq!(board.to_move(), Player::First);
-        assert_eq!(CountValue::difference(&board), 1);
-        assert_eq!(CountValue::difference(&board.with_mover(Player::Second)), -1);
+        assert_eq!(CountValue::count(&board).1, 1);
+        assert_eq!(CountValue::count(&board.with_mover(Player::Second)).1, -1);
     }
 
     #[test]
     fn the_count_guess_favours_the_side_ahead_by_the_fitted_slope() {
-        let board = GroupBoard::new(&position(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]));
+        let board =
+            GroupBoard::new(&Position::after(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]));
         let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
         // 145 legal points in all, the table's last slope. Black to move: d = 1.
         let slope = COUNT_SLOPES[COUNT_SLOPES.len() - 1];
@@ -426,7 +417,7 @@ mod tests {
 
     #[test]
     fn a_playouts_result_is_mixed_with_the_count() {
-        let p = position(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
+        let p = Position::after(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
         let guess = CountValue::first_wins(&GroupBoard::new(&p));
         let playouts = Playouts::SharedPoints(SharedRule::WhileMoverMay);
         let mut with = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns: None, count_value: Some(COUNT_VALUE) };
