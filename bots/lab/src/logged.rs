@@ -84,12 +84,14 @@ pub fn logged_dots_lines(
     Ok(found)
 }
 
-/// Each logged NoGo game as its positions, the start included, every move checked.
+/// Each logged NoGo game as its positions, the start included, every move checked. A game
+/// lost by a fault (a late or missing answer, logged as a null move) ends at the position
+/// the faulting side was to move in: such a game's last position still has legal points.
 pub fn logged_nogo_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<nogo::Position>)>, String> {
     let mut games = Vec::new();
     for (line, moves) in logged_games(log)? {
         let mut positions = vec![nogo::Position::start()];
-        for value in &moves {
+        for value in moves.iter().take_while(|v| !v.is_null()) {
             let point = nogo::Position::parse_json_move(value).map_err(|e| format!("line {line}: {e}"))?;
             let point = point.ok_or_else(|| format!("line {line}: a pass in a NoGo game"))?;
             let mut p = *positions.last().expect("the start is there");
@@ -106,4 +108,34 @@ pub fn logged_nogo_games(log: &std::path::Path) -> Result<Vec<(usize, Vec<nogo::
 pub fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<nogo::Position>, String> {
     let games = logged_nogo_games(log)?;
     Ok(games.into_iter().filter(|(_, positions)| positions.len() > plies + 1).map(|(_, p)| p[plies]).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log_with(lines: &[&str]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("logged-test-{}-{}.jsonl", std::process::id(), lines.len()));
+        std::fs::write(&path, lines.join("\n")).expect("a temporary file");
+        path
+    }
+
+    #[test]
+    fn a_faulted_nogo_game_ends_where_the_answer_is_missing() {
+        let played = r#"{"opening":[{"x":0,"y":0}],"moves":[{"move":{"x":8,"y":8}},{"move":{"x":4,"y":4}}]}"#;
+        let faulted = r#"{"opening":[{"x":0,"y":0}],"moves":[{"move":{"x":8,"y":8}},{"move":null}]}"#;
+        let path = log_with(&[played, faulted]);
+        let games = logged_nogo_games(&path).expect("both games read");
+        std::fs::remove_file(&path).ok();
+        assert_eq!(games.iter().map(|(line, p)| (*line, p.len())).collect::<Vec<_>>(), vec![(1, 4), (2, 3)]);
+    }
+
+    #[test]
+    fn an_illegal_logged_nogo_move_is_an_error_naming_its_line() {
+        let twice = r#"{"opening":[{"x":0,"y":0}],"moves":[{"move":{"x":0,"y":0}}]}"#;
+        let path = log_with(&[twice]);
+        let error = logged_nogo_games(&path).expect_err("a point played twice");
+        std::fs::remove_file(&path).ok();
+        assert!(error.starts_with("line 1:"), "{error}");
+    }
 }

@@ -292,8 +292,12 @@ pub fn nogo_count_fit(logs: &[std::path::PathBuf], bucket: u32) -> Result<(), St
     let mut samples: std::collections::BTreeMap<u32, Vec<(f64, bool)>> = Default::default();
     for log in logs {
         for (_, positions) in crate::logged::logged_nogo_games(log)? {
-            // The last position's side to move has no legal point: it lost.
+            // The last position's side to move has no legal point: it lost. A game lost by
+            // a fault was not decided on the board: its winner says nothing of the count.
             let Some(last) = positions.last() else { continue };
+            if last.outcome().is_none() {
+                continue;
+            }
             let loser = last.to_move();
             for p in positions.iter().skip(2) {
                 let (n, d) = CountValue::count(&GroupBoard::new(p));

@@ -261,6 +261,18 @@ pub fn shared_points_playout(
     rule: SharedRule,
 ) -> f64 {
     let legal = board.legal_for_both();
+    shared_points_playout_from(board, legal, rng, played, rule)
+}
+
+/// [`shared_points_playout`] from `legal`, the board's `legal_for_both` already computed
+/// (the count at the leaf reads the same sets).
+pub fn shared_points_playout_from(
+    board: &mut GroupBoard,
+    legal: [Bitboard; 2],
+    rng: &mut fastrand::Rng,
+    played: &mut Vec<(Player, Point)>,
+    rule: SharedRule,
+) -> f64 {
     let shared_set = legal[0].and(legal[1]);
     let mut shared = PointList::from(shared_set);
     let mut own = [PointList::from(legal[0].minus(shared_set)), PointList::from(legal[1].minus(shared_set))];

@@ -8,9 +8,9 @@ pub mod solver;
 use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
 use crate::game::{Game, Player};
 use crate::nogo::eval::{self, seed_score, SEED_WEIGHTS};
-use crate::nogo::groups::{decisive_playout, shared_points_playout, uniform_playout, SharedRule};
+use crate::nogo::groups::{decisive_playout, shared_points_playout_from, uniform_playout, SharedRule};
 use crate::nogo::patterns::{Surroundings, PATTERNS};
-use crate::nogo::{GroupBoard, Point, Position, CENTRE};
+use crate::nogo::{Bitboard, GroupBoard, Point, Position, CENTRE};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, Rave};
 use crate::search::memory::{signed_cells, Features};
@@ -59,8 +59,12 @@ impl CountValue {
     /// move's moves less the opponent's, the points both may play shared out in turn, the
     /// side to move first.
     pub fn count(board: &GroupBoard) -> (u32, i32) {
-        let legal = board.legal_for_both();
-        let me = board.to_move().index();
+        Self::count_from(board.legal_for_both(), board.to_move())
+    }
+
+    /// [`CountValue::count`] from the board's `legal_for_both` and the side to move.
+    pub fn count_from(legal: [Bitboard; 2], to_move: Player) -> (u32, i32) {
+        let me = to_move.index();
         let (mine, theirs) = (legal[me], legal[1 - me]);
         let shared = mine.and(theirs).count();
         let d =
@@ -70,10 +74,15 @@ impl CountValue {
 
     /// The count's guess that the first player wins on `board`.
     pub fn first_wins(board: &GroupBoard) -> f64 {
-        let (points, d) = Self::count(board);
+        Self::first_wins_from(board.legal_for_both(), board.to_move())
+    }
+
+    /// [`CountValue::first_wins`] from the board's `legal_for_both` and the side to move.
+    pub fn first_wins_from(legal: [Bitboard; 2], to_move: Player) -> f64 {
+        let (points, d) = Self::count_from(legal, to_move);
         let slope = COUNT_SLOPES[(points as usize / 10).min(COUNT_SLOPES.len() - 1)];
         let mover_wins = 1.0 / (1.0 + (-slope * (f64::from(d) - 0.5)).exp());
-        if board.to_move() == Player::First {
+        if to_move == Player::First {
             mover_wins
         } else {
             1.0 - mover_wins
@@ -150,12 +159,20 @@ impl Policy<Position> for NogoPolicy {
 
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Point)>) -> f64 {
         let mut board = GroupBoard::new(state);
-        // The count's guess is read before the playout moves on from the leaf.
-        let guess = self.count_value.map(|count| (count.weight, CountValue::first_wins(&board)));
+        // The count's guess is read before the playout moves on from the leaf, from the
+        // legal sets HappyNoGo's playout starts from too (computed once for both).
+        let legal = self.count_value.map(|_| board.legal_for_both());
+        let guess = self
+            .count_value
+            .zip(legal)
+            .map(|(count, legal)| (count.weight, CountValue::first_wins_from(legal, board.to_move())));
         let result = match self.playouts {
             Playouts::Uniform => uniform_playout(&mut board, rng, played),
             Playouts::Decisive => decisive_playout(&mut board, rng, played),
-            Playouts::SharedPoints(rule) => shared_points_playout(&mut board, rng, played, rule),
+            Playouts::SharedPoints(rule) => {
+                let legal = legal.unwrap_or_else(|| board.legal_for_both());
+                shared_points_playout_from(&mut board, legal, rng, played, rule)
+            }
         };
         match guess {
             Some((weight, first_wins)) => (1.0 - weight) * result + weight * first_wins,
