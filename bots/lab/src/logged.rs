@@ -114,8 +114,8 @@ pub fn logged_nogo_positions(log: &std::path::Path, plies: usize) -> Result<Vec<
 mod tests {
     use super::*;
 
-    fn log_with(lines: &[&str]) -> std::path::PathBuf {
-        let path = std::env::temp_dir().join(format!("logged-test-{}-{}.jsonl", std::process::id(), lines.len()));
+    fn log_with(name: &str, lines: &[&str]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("logged-{name}-{}.jsonl", std::process::id()));
         std::fs::write(&path, lines.join("\n")).expect("a temporary file");
         path
     }
@@ -124,7 +124,7 @@ mod tests {
     fn a_faulted_nogo_game_ends_where_the_answer_is_missing() {
         let played = r#"{"opening":[{"x":0,"y":0}],"moves":[{"move":{"x":8,"y":8}},{"move":{"x":4,"y":4}}]}"#;
         let faulted = r#"{"opening":[{"x":0,"y":0}],"moves":[{"move":{"x":8,"y":8}},{"move":null}]}"#;
-        let path = log_with(&[played, faulted]);
+        let path = log_with("faulted", &[played, faulted]);
         let games = logged_nogo_games(&path).expect("both games read");
         std::fs::remove_file(&path).ok();
         assert_eq!(games.iter().map(|(line, p)| (*line, p.len())).collect::<Vec<_>>(), vec![(1, 4), (2, 3)]);
@@ -133,7 +133,7 @@ mod tests {
     #[test]
     fn an_illegal_logged_nogo_move_is_an_error_naming_its_line() {
         let twice = r#"{"opening":[{"x":0,"y":0}],"moves":[{"move":{"x":0,"y":0}}]}"#;
-        let path = log_with(&[twice]);
+        let path = log_with("illegal", &[twice]);
         let error = logged_nogo_games(&path).expect_err("a point played twice");
         std::fs::remove_file(&path).ok();
         assert!(error.starts_with("line 1:"), "{error}");

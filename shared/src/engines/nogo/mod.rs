@@ -72,13 +72,9 @@ impl CountValue {
         (mine.count() + theirs.count(), d)
     }
 
-    /// The count's guess that the first player wins on `board`.
-    pub fn first_wins(board: &GroupBoard) -> f64 {
-        Self::first_wins_from(board.legal_for_both(), board.to_move())
-    }
-
-    /// [`CountValue::first_wins`] from the board's `legal_for_both` and the side to move.
-    pub fn first_wins_from(legal: [Bitboard; 2], to_move: Player) -> f64 {
+    /// The count's guess that the first player wins, from a board's `legal_for_both` and its
+    /// side to move (a playout starts from the same sets).
+    pub fn first_wins(legal: [Bitboard; 2], to_move: Player) -> f64 {
         let (points, d) = Self::count_from(legal, to_move);
         let slope = COUNT_SLOPES[(points as usize / 10).min(COUNT_SLOPES.len() - 1)];
         let mover_wins = 1.0 / (1.0 + (-slope * (f64::from(d) - 0.5)).exp());
@@ -165,7 +161,7 @@ impl Policy<Position> for NogoPolicy {
         let guess = self
             .count_value
             .zip(legal)
-            .map(|(count, legal)| (count.weight, CountValue::first_wins_from(legal, board.to_move())));
+            .map(|(count, legal)| (count.weight, CountValue::first_wins(legal, board.to_move())));
         let result = match self.playouts {
             Playouts::Uniform => uniform_playout(&mut board, rng, played),
             Playouts::Decisive => decisive_playout(&mut board, rng, played),
@@ -423,10 +419,11 @@ mod tests {
         let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
         // 145 legal points in all, the table's last slope. Black to move: d = 1.
         let slope = COUNT_SLOPES[COUNT_SLOPES.len() - 1];
-        let black_to_move = CountValue::first_wins(&board);
+        let black_to_move = CountValue::first_wins(board.legal_for_both(), board.to_move());
         assert!((black_to_move - logistic(slope * 0.5)).abs() < 1e-12, "{black_to_move}");
         // White to move: d = -1 for white; black's chance is the rest of white's.
-        let white_to_move = CountValue::first_wins(&board.with_mover(Player::Second));
+        let white = board.with_mover(Player::Second);
+        let white_to_move = CountValue::first_wins(white.legal_for_both(), white.to_move());
         assert!((white_to_move - (1.0 - logistic(slope * -1.5))).abs() < 1e-12, "{white_to_move}");
         // The fewer points left, the surer the guess.
         assert!(COUNT_SLOPES.windows(2).all(|w| w[0] >= w[1]));
@@ -435,7 +432,8 @@ mod tests {
     #[test]
     fn a_playouts_result_is_mixed_with_the_count() {
         let p = Position::after(&[(1, 0), (7, 8), (0, 1), (8, 7), (7, 0), (4, 4), (8, 1), (4, 5)]);
-        let guess = CountValue::first_wins(&GroupBoard::new(&p));
+        let board = GroupBoard::new(&p);
+        let guess = CountValue::first_wins(board.legal_for_both(), board.to_move());
         let playouts = Playouts::SharedPoints(SharedRule::WhileMoverMay);
         let mut with = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns: None, count_value: Some(COUNT_VALUE) };
         let mut rng = fastrand::Rng::with_seed(5);
