@@ -4,7 +4,8 @@
 //!
 //! One module per experiment (the `experiments` binary's subcommands): [`mmcts`] (seed
 //! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`overrun`] (time
-//! safety), [`dots_solver`] and [`nogo_solver`] (the endgame solvers on logged games), and
+//! safety), [`dots_solver`] and [`nogo_solver`] (the endgame solvers on logged games), [`nogo_value`]
+//! (a learned NoGo value fitted to logged games' winners), and
 //! [`figures`] (every SVG in shared/figures from its CSV).
 
 pub mod dots_solver;
@@ -13,6 +14,7 @@ pub mod in_process;
 pub mod logged;
 pub mod mmcts;
 pub mod nogo_solver;
+pub mod nogo_value;
 pub mod overrun;
 pub mod paper_games;
 pub mod parallel;

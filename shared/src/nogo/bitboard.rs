@@ -91,6 +91,13 @@ impl Bitboard {
         Bitboard((b << 1 & NOT_COLUMN_0) | (b >> 1 & NOT_COLUMN_8) | (b << 9 & FULL_BITS) | b >> 9)
     }
 
+    /// The set and every point next to it, diagonal neighbours included.
+    pub const fn with_surroundings(self) -> Bitboard {
+        let b = self.0;
+        let row = b | (b << 1 & NOT_COLUMN_0) | (b >> 1 & NOT_COLUMN_8);
+        Bitboard(row | (row << 9 & FULL_BITS) | row >> 9)
+    }
+
     /// The orthogonal neighbours of one point.
     pub const fn around(p: Point) -> Bitboard {
         POINT_NEIGHBOURS[p as usize]
@@ -164,5 +171,14 @@ mod tests {
         }
         assert!(!Bitboard::EMPTY.has_two());
         assert!(Bitboard::FULL.has_two());
+    }
+
+    #[test]
+    fn a_point_with_its_surroundings_is_the_3x3_square_cut_by_the_edge() {
+        let sizes = [(0, 0), (8, 4), (4, 4), (8, 8)]
+            .map(|(x, y)| Bitboard::from_point(Bitboard::point(x, y)).with_surroundings());
+        assert_eq!(sizes.map(|b| b.count()), [4, 6, 9, 4]);
+        assert!(sizes[0].contains(Bitboard::point(1, 1)) && !sizes[0].contains(Bitboard::point(2, 0)));
+        assert!(sizes[1].contains(Bitboard::point(7, 5)) && !sizes[1].contains(Bitboard::point(0, 5)));
     }
 }

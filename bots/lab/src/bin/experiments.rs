@@ -41,6 +41,11 @@
 //! side may play against the logged games' winners: the best logistic slope per bucket of
 //! legal points, and how often the count names the winner.
 //!
+//! `experiments nogo-value-fit --log GAMES.jsonl [--out TABLE]`: a learned value for NoGo
+//! (the count with each point's worth by its 3x3 neighbourhood) fitted to the logged
+//! games' winners, its held-out log loss by legal points against the count's; writes the
+//! table.
+//!
 //! `experiments nogo-judges --log GAMES.jsonl [--plies 54,56,58] [--cap-s 1] [--iterations
 //! 20000]`: on logged NoGo positions the proof search settles, how often counts of legal
 //! points and the playouts' value (MCTS without the proof search) name the winner.
@@ -52,6 +57,7 @@ use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
 use lab::nogo_solver::{nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
+use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
@@ -281,6 +287,26 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         bucket: u32,
     },
+    /// Fits a learned value for NoGo (the count with each point's worth by its 3x3
+    /// neighbourhood) to the logged games' winners and compares it with the count on
+    /// held-out games; writes the table with `--out`.
+    NogoValueFit {
+        /// Arena logs (`arena nogo --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        /// Where to write the table (one signed byte per neighbourhood).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        #[arg(long, default_value_t = 0.002)]
+        lr: f32,
+        /// Pull of each worth towards its start (1 for a point the side may play, else 0).
+        #[arg(long, default_value_t = 0.01)]
+        l2: f32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Where each logged NoGo game was decided: from its end backwards, each position's
     /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
     NogoTrace {
@@ -364,6 +390,9 @@ fn main() {
         }
         Command::NogoJudges { log, plies, cap_s, iterations } => nogo_judges(&log, &plies, cap_s, iterations),
         Command::NogoCountFit { log, bucket } => nogo_count_fit(&log, bucket),
+        Command::NogoValueFit { log, out, epochs, lr, l2, seed } => {
+            nogo_value_fit(&log, out.as_deref(), epochs, lr, l2, VALUE_SCALE, seed)
+        }
         Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
