@@ -12,7 +12,7 @@
 use crate::logged::logged_nogo_games;
 use botzone_games::engines::nogo::{CountValue, COUNT_SLOPES};
 use botzone_games::game::{Game, Player};
-use botzone_games::nogo::patterns::{canonical, mover_may_play, BothViews, PATTERNS};
+use botzone_games::nogo::patterns::{canonical, mover_may_play, Surroundings, PATTERNS};
 use botzone_games::nogo::GroupBoard;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -33,10 +33,10 @@ fn phase(legal_points: u32) -> usize {
 /// side to move sees it (`mine` true) and as the opponent does. A point with no stone
 /// around looks the same to both sides, its two terms cancel, and it is left out.
 fn value_terms(board: &GroupBoard, mut term: impl FnMut(u32, bool)) {
-    let views = BothViews::new(board, board.to_move());
+    let around = Surroundings::new(board, board.to_move());
     let stones = board.stones(Player::First).or(board.stones(Player::Second));
     for p in board.empty().and(stones.with_surroundings()).iter() {
-        let (mine, theirs) = views.patterns(p);
+        let (mine, theirs) = around.both_patterns(p);
         term(mine, true);
         term(theirs, false);
     }
@@ -282,10 +282,7 @@ mod tests {
             let mut sum = 0.0;
             value_terms(&board, |pattern, mine| sum += if mine { worth(pattern) } else { -worth(pattern) });
             let mover = p.to_move();
-            let (mine, theirs) = (
-                botzone_games::nogo::patterns::Surroundings::new(&board, mover),
-                botzone_games::nogo::patterns::Surroundings::new(&board, mover.other()),
-            );
+            let (mine, theirs) = (Surroundings::new(&board, mover), Surroundings::new(&board, mover.other()));
             let all: f64 = board.empty().iter().map(|q| worth(mine.pattern(q)) - worth(theirs.pattern(q))).sum();
             assert_eq!(sum, all, "ply {}", p.ply());
             let mut terms = 0;

@@ -5,7 +5,7 @@
 //! four orthogonal cells decide whether either side may play here); diagonal neighbours
 //! tell off-board, empty, own, opponent.
 
-use super::bitboard::{Bitboard, Point};
+use super::bitboard::Point;
 use super::GroupBoard;
 use crate::game::Player;
 
@@ -50,79 +50,28 @@ const CELLS: [[u8; 8]; 81] = {
     table
 };
 
-/// Each side's stones, and those in groups with two liberties or more, as seen by `mover`.
-#[derive(Debug, Clone, Copy)]
-pub struct Surroundings {
-    own: Bitboard,
-    own_safe: Bitboard,
-    theirs: Bitboard,
-    their_safe: Bitboard,
-}
-
-impl Surroundings {
-    pub fn new(board: &GroupBoard, mover: Player) -> Surroundings {
-        Surroundings {
-            own: board.stones(mover),
-            own_safe: board.safe(mover),
-            theirs: board.stones(mover.other()),
-            their_safe: board.safe(mover.other()),
-        }
-    }
-
-    /// The index of the neighbourhood of `p` (below [`PATTERNS`]).
-    pub fn pattern(&self, p: Point) -> u32 {
-        let cells = &CELLS[p as usize];
-        let mut index = 0;
-        let mut scale = 1;
-        for &q in &cells[..4] {
-            let state = if q == OFF {
-                OFF_BOARD
-            } else if self.own.contains(q) {
-                2 + u32::from(!self.own_safe.contains(q))
-            } else if self.theirs.contains(q) {
-                4 + u32::from(!self.their_safe.contains(q))
-            } else {
-                EMPTY
-            };
-            index += state * scale;
-            scale *= ORTHOGONAL_STATES;
-        }
-        for &q in &cells[4..] {
-            let state = if q == OFF {
-                OFF_BOARD
-            } else if self.own.contains(q) {
-                2
-            } else if self.theirs.contains(q) {
-                3
-            } else {
-                EMPTY
-            };
-            index += state * scale;
-            scale *= DIAGONAL_STATES;
-        }
-        index
-    }
-}
-
-/// Every point's neighbourhood as both sides see it, from one pass over the stones: a
-/// learned value of the whole board (`experiments nogo-value-fit`) reads two patterns for
-/// each empty point, and this is several times faster than two [`Surroundings`].
+/// Each cell's state as `mover` sees it, from one pass over the stones: the pattern prior
+/// reads the pattern of every legal point of a new tree node, and a learned value of the
+/// whole board (`experiments nogo-value-fit`) two patterns for each empty point.
 #[derive(Debug, Clone)]
-pub struct BothViews {
-    /// Each cell's orthogonal state as the side to move sees it, indexed by point; the
-    /// off-board cell [`OFF`] is [`OFF_BOARD`].
+pub struct Surroundings {
+    /// Each cell's orthogonal state as `mover` sees it (empty, own or opponent stone in a
+    /// group with two liberties or more, or with one), indexed by point; the off-board
+    /// cell [`OFF`] is [`OFF_BOARD`].
     state: [u8; 256],
 }
 
-/// An orthogonal state as the other side sees it (own and opponent swapped).
+/// An orthogonal state as the side that sees it (unchanged), and as the other side does
+/// (own and opponent swapped).
+const AS_SEEN: [u32; 6] = [OFF_BOARD, EMPTY, 2, 3, 4, 5];
 const SWAPPED: [u32; 6] = [OFF_BOARD, EMPTY, 4, 5, 2, 3];
-/// The diagonal state of an orthogonal one (liberties dropped), for the side to move and
-/// for the other side.
-const DIAGONAL_STATE: [u32; 6] = [OFF_BOARD, EMPTY, 2, 2, 3, 3];
+/// The diagonal state of an orthogonal one (liberties dropped), for the side that sees it
+/// and for the other side.
+const DIAGONAL_AS_SEEN: [u32; 6] = [OFF_BOARD, EMPTY, 2, 2, 3, 3];
 const DIAGONAL_SWAPPED: [u32; 6] = [OFF_BOARD, EMPTY, 3, 3, 2, 2];
 
-impl BothViews {
-    pub fn new(board: &GroupBoard, mover: Player) -> BothViews {
+impl Surroundings {
+    pub fn new(board: &GroupBoard, mover: Player) -> Surroundings {
         let mut state = [OFF_BOARD as u8; 256];
         state[..81].fill(EMPTY as u8);
         let them = mover.other();
@@ -133,28 +82,34 @@ impl BothViews {
                 state[usize::from(q)] = first + u8::from(!safe.contains(q));
             }
         }
-        BothViews { state }
+        Surroundings { state }
     }
 
-    /// The pattern of `p` as the side to move sees it, and as the other side does (each
-    /// what [`Surroundings::pattern`] gives for that side).
-    pub fn patterns(&self, p: Point) -> (u32, u32) {
+    /// The index of the neighbourhood of `p` (below [`PATTERNS`]).
+    pub fn pattern(&self, p: Point) -> u32 {
+        self.index(p, &AS_SEEN, &DIAGONAL_AS_SEEN)
+    }
+
+    /// The pattern of `p` as `mover` sees it, and as the other side does.
+    pub fn both_patterns(&self, p: Point) -> (u32, u32) {
+        (self.pattern(p), self.index(p, &SWAPPED, &DIAGONAL_SWAPPED))
+    }
+
+    /// The index of `p`'s neighbourhood with each cell's state mapped by `orthogonal` and
+    /// `diagonal`.
+    fn index(&self, p: Point, orthogonal: &[u32; 6], diagonal: &[u32; 6]) -> u32 {
         let cells = &CELLS[p as usize];
-        let (mut mine, mut theirs) = (0, 0);
+        let mut index = 0;
         let mut scale = 1;
         for &q in &cells[..4] {
-            let s = usize::from(self.state[usize::from(q)]);
-            mine += s as u32 * scale;
-            theirs += SWAPPED[s] * scale;
+            index += orthogonal[usize::from(self.state[usize::from(q)])] * scale;
             scale *= ORTHOGONAL_STATES;
         }
         for &q in &cells[4..] {
-            let s = usize::from(self.state[usize::from(q)]);
-            mine += DIAGONAL_STATE[s] * scale;
-            theirs += DIAGONAL_SWAPPED[s] * scale;
+            index += diagonal[usize::from(self.state[usize::from(q)])] * scale;
             scale *= DIAGONAL_STATES;
         }
-        (mine, theirs)
+        index
     }
 }
 
@@ -212,7 +167,7 @@ pub fn canonical(index: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nogo::Position;
+    use crate::nogo::{Bitboard, Position};
 
     #[test]
     fn symmetric_points_have_the_same_class_and_the_classes_are_closed() {
@@ -254,14 +209,25 @@ mod tests {
         assert_eq!(o, [OFF_BOARD, 5, EMPTY, OFF_BOARD]);
     }
 
+    /// Every position of a game of random legal moves, from the start to its end.
+    fn random_game(seed: u64) -> Vec<Position> {
+        use crate::game::Game;
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let (mut p, mut moves, mut game) = (Position::start(), Vec::new(), Vec::new());
+        loop {
+            game.push(p);
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return game;
+            }
+            p.play(moves[rng.usize(..moves.len())]);
+        }
+    }
+
     #[test]
     fn the_pattern_alone_tells_whether_each_side_may_play_its_point() {
-        use crate::game::Game;
-        let mut rng = fastrand::Rng::with_seed(5);
-        let mut p = Position::start();
-        let mut moves = Vec::new();
         let mut checked = 0;
-        loop {
+        for p in random_game(5) {
             let board = GroupBoard::new(&p);
             for viewer in [Player::First, Player::Second] {
                 let around = Surroundings::new(&board, viewer);
@@ -270,35 +236,19 @@ mod tests {
                     checked += 1;
                 }
             }
-            p.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            p.play(moves[rng.usize(..moves.len())]);
         }
         assert!(checked > 2000, "{checked}");
     }
 
     #[test]
-    fn both_views_give_each_sides_pattern_of_every_empty_point() {
+    fn the_other_sides_pattern_is_the_one_it_sees_itself() {
         use crate::game::Game;
-        let mut rng = fastrand::Rng::with_seed(8);
-        let mut moves = Vec::new();
-        for _ in 0..4 {
-            let mut p = Position::start();
-            loop {
-                let board = GroupBoard::new(&p);
-                let mover = p.to_move();
-                let views = BothViews::new(&board, mover);
-                let (mine, theirs) = (Surroundings::new(&board, mover), Surroundings::new(&board, mover.other()));
-                for q in board.empty().iter() {
-                    assert_eq!(views.patterns(q), (mine.pattern(q), theirs.pattern(q)), "ply {}", p.ply());
-                }
-                p.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                p.play(moves[rng.usize(..moves.len())]);
+        for p in (8..12).flat_map(random_game) {
+            let board = GroupBoard::new(&p);
+            let mover = p.to_move();
+            let (mine, theirs) = (Surroundings::new(&board, mover), Surroundings::new(&board, mover.other()));
+            for q in board.empty().iter() {
+                assert_eq!(mine.both_patterns(q), (mine.pattern(q), theirs.pattern(q)), "ply {}", p.ply());
             }
         }
     }
