@@ -4,9 +4,10 @@
 
 use botzone_games::dots::{loony_value, Capture, Component, Edge, Position};
 use botzone_games::engines::dots::solver::{moves_to_try, Solver};
-use botzone_games::engines::dots::BoxDifference;
-use botzone_games::game::Game;
+use botzone_games::engines::dots::{BoxDifference, PlayoutSolver, SafeEdges};
+use botzone_games::game::{Game, Outcome, Player};
 use botzone_games::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Aspiration};
+use botzone_games::search::mcts::Policy;
 use botzone_games::search::Budget;
 use std::collections::HashMap;
 
@@ -390,4 +391,57 @@ fn a_declinable_capture_is_worth_at_least_the_parity_of_the_boxes_left() {
     }
     assert!(matches!(p.capture(), Some(Capture::Several(_))), "{p}");
     assert_eq!(oracle(&p, &mut HashMap::new()), -1, "{p}");
+}
+
+/// Where a playout runs out of safe edges before only chains and loops are left, the
+/// `best` engine's playout asks the solver (`exact-playouts`): from such positions its
+/// playout names the oracle's winner every time, where random handouts do not.
+#[test]
+fn playouts_that_run_out_of_safe_edges_end_in_the_exact_result() {
+    let (mut tested, mut random_wrong) = (0, 0);
+    let mut exact = SafeEdges { move_rules: true, exact_endgames: Some(PlayoutSolver::new()) };
+    let mut random = SafeEdges { move_rules: true, exact_endgames: None };
+    let mut rng = fastrand::Rng::with_seed(11);
+    for p in without_safe_edges(18, 60, 12) {
+        tested += 1;
+        let me = p.to_move();
+        let final_margin = margin(&p) + oracle(&p, &mut HashMap::new());
+        let winner = if final_margin > 0 { me } else { me.other() };
+        let expected = Outcome::Win(winner).reward(Player::First);
+        assert_eq!(exact.playout(&mut p.clone(), &mut rng, &mut Vec::new()), expected, "{p}");
+        random_wrong += usize::from(random.playout(&mut p.clone(), &mut rng, &mut Vec::new()) != expected);
+    }
+    assert_eq!(tested, 60);
+    assert!(random_wrong > 0, "random handouts named every winner too: the test cannot tell them apart");
+}
+
+/// Positions with at most `undrawn` edges left where no box can be taken, no safe edge is
+/// left, and some box has three or four undrawn sides (not only chains and loops): random
+/// safe edges while there are any, then random handouts, each taken at once.
+fn without_safe_edges(undrawn: u32, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < count {
+        let mut g = Position::start();
+        loop {
+            while let Some(capture) = g.capture() {
+                g.play(capture.take());
+            }
+            g.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let safe: Vec<_> = moves.iter().copied().filter(|&e| g.sides_after_hint(e) == 0).collect();
+            if safe.is_empty() && 60 - g.drawn_count() <= undrawn {
+                if g.simple_components().is_none() {
+                    out.push(g);
+                }
+                break;
+            }
+            let pool = if safe.is_empty() { &moves } else { &safe };
+            g.play(pool[rng.usize(..pool.len())]);
+        }
+    }
+    out
 }

@@ -23,10 +23,19 @@ pub fn move_order(p: &Position, e: Edge) -> i32 {
     2 * p.boxes_completed_by(e) as i32 - p.sides_after_hint(e)
 }
 
+/// A playout's step where no box can be taken ([`quiet_playout_move`]).
+pub enum QuietStep {
+    /// Draw this edge: a random safe edge, or where none is left (`safe` false) a random
+    /// one among those that hand over the fewest boxes.
+    Draw { edge: Edge, safe: bool },
+    /// No safe edge is left and every untaken box has two undrawn sides: the rest of the
+    /// game is these chains and loops, valued by chain theory.
+    Loony(Vec<Component>),
+}
+
 /// A playout move: a random safe edge, or else a random one among those that hand over
-/// the fewest boxes; `Err` with the chains and loops when the rest of the game is valued
-/// by chain theory.
-pub fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> Result<Edge, Vec<Component>> {
+/// the fewest boxes, unless the rest of the game is valued by chain theory.
+pub fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng) -> QuietStep {
     let mut safe = Vec::with_capacity(moves.len());
     let mut least = Vec::new();
     let mut least_given = i32::MAX;
@@ -44,19 +53,26 @@ pub fn quiet_playout_move(p: &Position, moves: &[Edge], rng: &mut fastrand::Rng)
             }
         }
     }
-    if safe.is_empty() {
-        if let Some(parts) = p.simple_components() {
-            return Err(parts);
-        }
+    if !safe.is_empty() {
+        return QuietStep::Draw { edge: safe[rng.usize(..safe.len())], safe: true };
     }
-    let pool = if safe.is_empty() { &least } else { &safe };
-    Ok(pool[rng.usize(..pool.len())])
+    match p.simple_components() {
+        Some(parts) => QuietStep::Loony(parts),
+        None => QuietStep::Draw { edge: least[rng.usize(..least.len())], safe: false },
+    }
 }
 
 /// Plays `state` out: a box that can be taken is taken, else a [`quiet_playout_move`];
 /// moves are appended to `played`. Returns the first player's reward, exact from chain
-/// theory once only chains and loops are left.
-pub fn safe_edge_playout(state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
+/// theory once only chains and loops are left. Before that, wherever no safe edge is left,
+/// `endgame` may value the rest of the game exactly (the boxes still to come, the side to
+/// move's less the other's); where it says `None` the playout goes on.
+pub fn safe_edge_playout(
+    state: &mut Position,
+    rng: &mut fastrand::Rng,
+    played: &mut Vec<(Player, Edge)>,
+    endgame: &mut dyn FnMut(&Position) -> Option<i32>,
+) -> f64 {
     let mut moves = Vec::with_capacity(60);
     loop {
         let e = match state.capture() {
@@ -67,8 +83,12 @@ pub fn safe_edge_playout(state: &mut Position, rng: &mut fastrand::Rng, played: 
                     return state.outcome().expect("all edges drawn").reward(Player::First);
                 }
                 match quiet_playout_move(state, &moves, rng) {
-                    Ok(e) => e,
-                    Err(parts) => return exact_reward(state, &parts),
+                    QuietStep::Draw { edge, safe: true } => edge,
+                    QuietStep::Draw { edge, safe: false } => match endgame(state) {
+                        Some(future) => return exact_reward(state, future),
+                        None => edge,
+                    },
+                    QuietStep::Loony(parts) => return exact_reward(state, loony_value(&parts)),
                 }
             }
         };
@@ -77,9 +97,10 @@ pub fn safe_edge_playout(state: &mut Position, rng: &mut fastrand::Rng, played: 
     }
 }
 
-/// The first player's reward in a position made of `parts` only, from chain theory.
-fn exact_reward(p: &Position, parts: &[Component]) -> f64 {
-    let final_margin = margin(p, p.to_move()) + loony_value(parts);
+/// The first player's reward in `p` when the boxes still to come give its side to move
+/// `future` more than the other side.
+fn exact_reward(p: &Position, future: i32) -> f64 {
+    let final_margin = margin(p, p.to_move()) + future;
     let winner = if final_margin > 0 { p.to_move() } else { p.to_move().other() };
     Outcome::Win(winner).reward(Player::First)
 }

@@ -1,5 +1,5 @@
-//! Dots-and-Boxes (Pencil) engines: `best` (MCTS whose playouts end in exact chain
-//! values, then the exact solver), `seed` (seed 004's three-stage UCT with an alpha-beta
+//! Dots-and-Boxes (Pencil) engines: `best` (MCTS whose playouts end in exact values,
+//! then the exact solver), `seed` (seed 004's three-stage UCT with an alpha-beta
 //! endgame) and the generic `uct` and `random`.
 
 pub mod solver;
@@ -88,11 +88,55 @@ impl Policy<Position> for Seed004 {
 }
 
 /// The strong engine's knowledge (take boxes, don't hand them over) and playouts
-/// ([`eval::safe_edge_playout`]: safe edges, then chain theory's exact values).
-#[derive(Debug, Clone, Copy)]
+/// ([`eval::safe_edge_playout`]: safe edges, then chain theory's exact values, or the
+/// solver's once no safe edge is left).
 pub struct SafeEdges {
     /// Whether tree nodes keep only the moves worth trying ([`Position::moves_worth_trying`]).
     pub move_rules: bool,
+    /// Where a playout runs out of safe edges, the solver values the rest if it can
+    /// within a few thousand nodes (`None`: random handouts until only chains and loops
+    /// are left).
+    pub exact_endgames: Option<PlayoutSolver>,
+}
+
+/// The solver a playout asks once no safe edge is left: the fight for control (who hands
+/// over what to be the one who takes the long chains) played exactly instead of by
+/// random handouts, which is where random playouts misjudge a middle game.
+pub struct PlayoutSolver {
+    /// Its own small table, kept from playout to playout and turn to turn (its values
+    /// are exact, so never stale).
+    solver: Solver,
+}
+
+impl PlayoutSolver {
+    /// Asked only from this many undrawn edges down. At 100 ms against the same bot with
+    /// random handouts (200 games each, the same openings) from 28 scored +52 [+7, +100]
+    /// at 2.5 times fewer iterations; from 36, -28 [-76, +20] at 5 times fewer.
+    const FROM_UNDRAWN: u32 = 28;
+    /// Nodes an ask may search (the solver reads its cap every 1,024 nodes): about a
+    /// millisecond.
+    const NODE_CAP: u64 = 4096;
+    /// 2^18 slots of 16 bytes: 4 MB.
+    const TABLE_BITS: u32 = 18;
+
+    pub fn new() -> PlayoutSolver {
+        PlayoutSolver { solver: Solver::new(Self::TABLE_BITS) }
+    }
+
+    /// The boxes still to come in `p`, the side to move's less the other's, if the
+    /// solver finds it within the cap.
+    fn value(&mut self, p: &Position) -> Option<i32> {
+        if 60 - p.drawn_count() > Self::FROM_UNDRAWN {
+            return None;
+        }
+        self.solver.value(p, &Budget::iterations(Self::NODE_CAP))
+    }
+}
+
+impl Default for PlayoutSolver {
+    fn default() -> PlayoutSolver {
+        PlayoutSolver::new()
+    }
 }
 
 impl Policy<Position> for SafeEdges {
@@ -106,7 +150,10 @@ impl Policy<Position> for SafeEdges {
     }
 
     fn playout(&mut self, state: &mut Position, rng: &mut fastrand::Rng, played: &mut Vec<(Player, Edge)>) -> f64 {
-        eval::safe_edge_playout(state, rng, played)
+        match self.exact_endgames.as_mut() {
+            Some(exact) => eval::safe_edge_playout(state, rng, played, &mut |p| exact.value(p)),
+            None => eval::safe_edge_playout(state, rng, played, &mut |_| None),
+        }
     }
 
     /// The solver's move rules: capture candidates, no redundant sacrifice, one edge of
@@ -263,6 +310,12 @@ pub fn registry() -> Registry<Position> {
                     "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)",
                 ),
                 (
+                    "exact-playouts",
+                    "a playout that runs out of safe edges from 28 undrawn edges down ends in the solver's \
+                     exact value when it finds one within 4,096 nodes (off: random handouts until only \
+                     chains and loops are left)",
+                ),
+                (
                     "move-rules",
                     "tree nodes keep only the moves worth trying: capture candidates, no redundant \
                      sacrifice, one edge of an open corner (off: every legal edge)",
@@ -278,7 +331,14 @@ pub fn registry() -> Registry<Position> {
                     ..MctsConfig::UCT
                 };
                 Box::new(Best {
-                    mcts: Mcts::new(config, SafeEdges { move_rules: !without.has("move-rules") }, seed),
+                    mcts: Mcts::new(
+                        config,
+                        SafeEdges {
+                            move_rules: !without.has("move-rules"),
+                            exact_endgames: (!without.has("exact-playouts")).then(PlayoutSolver::new),
+                        },
+                        seed,
+                    ),
                     solver: Solver::new(22),
                     solve_from: if without.has("solver") { 0 } else { 44 },
                     // From 44 undrawn edges, MCTS 10% first and the solver the rest: on
