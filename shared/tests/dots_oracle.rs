@@ -217,14 +217,7 @@ fn chain_positions(undrawn: u32, count: usize, seed: u64) -> Vec<Position> {
     let mut moves = Vec::new();
     while out.len() < count {
         let mut g = Position::start();
-        loop {
-            g.legal_moves(&mut moves);
-            moves.retain(|&e| g.sides_after_hint(e) == 0);
-            if moves.is_empty() {
-                break;
-            }
-            g.play(moves[rng.usize(..moves.len())]);
-        }
+        play_safe_edges(&mut g, &mut rng);
         while g.simple_components().is_some() && 60 - g.drawn_count() > undrawn {
             g.legal_moves(&mut moves);
             g.play(moves[rng.usize(..moves.len())]);
@@ -423,23 +416,35 @@ fn without_safe_edges(undrawn: u32, count: usize, seed: u64) -> Vec<Position> {
     while out.len() < count {
         let mut g = Position::start();
         loop {
-            while let Some(capture) = g.capture() {
-                g.play(capture.take());
-            }
+            play_safe_edges(&mut g, &mut rng);
             g.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
             }
-            let safe: Vec<_> = moves.iter().copied().filter(|&e| g.sides_after_hint(e) == 0).collect();
-            if safe.is_empty() && 60 - g.drawn_count() <= undrawn {
+            if 60 - g.drawn_count() <= undrawn {
                 if g.simple_components().is_none() {
                     out.push(g);
                 }
                 break;
             }
-            let pool = if safe.is_empty() { &moves } else { &safe };
-            g.play(pool[rng.usize(..pool.len())]);
+            g.play(moves[rng.usize(..moves.len())]);
+            while let Some(capture) = g.capture() {
+                g.play(capture.take());
+            }
         }
     }
     out
+}
+
+/// Random safe edges (those that hand nothing over) until none is left.
+fn play_safe_edges(g: &mut Position, rng: &mut fastrand::Rng) {
+    let mut moves = Vec::new();
+    loop {
+        g.legal_moves(&mut moves);
+        moves.retain(|&e| g.sides_after_hint(e) == 0);
+        if moves.is_empty() {
+            return;
+        }
+        g.play(moves[rng.usize(..moves.len())]);
+    }
 }
