@@ -536,4 +536,33 @@ mod tests {
         assert!(history.contains("1000 ms per move") && history.contains("11-28 5f76e47"), "{history}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// The figures in the repository are the ones its CSV files draw: a row that does not
+    /// parse (a commit that is not hex, say) or a CSV edited without `experiments figures`
+    /// fails here, not in the next session's redraw.
+    #[test]
+    fn the_committed_figures_are_drawn_from_the_committed_csv_files() {
+        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/figures");
+        let dir = std::env::temp_dir().join(format!("committed_figures_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in std::fs::read_dir(&committed).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "csv") {
+                std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        let drawn = draw_all(&dir).unwrap();
+        assert!(!drawn.is_empty());
+        for file in drawn {
+            let name = file.file_name().unwrap();
+            let fresh = std::fs::read_to_string(&file).unwrap();
+            let kept = std::fs::read_to_string(committed.join(name)).unwrap_or_default();
+            assert!(
+                fresh == kept,
+                "shared/figures/{} is not what its CSV draws: run `experiments figures`",
+                name.to_string_lossy()
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
