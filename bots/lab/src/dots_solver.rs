@@ -2,7 +2,7 @@
 //! dots-solver`), and whether the bot keeps a won position won within its turn
 //! (`experiments dots-perfect`), on the positions of logged arena games.
 
-use crate::logged::{logged_dots_lines, logged_dots_positions, SolverTally};
+use crate::logged::{logged_dots_lines, SolverTally};
 use botzone_games::dots;
 use botzone_games::engines::Without;
 use botzone_games::game::{Game, Player};
@@ -25,7 +25,7 @@ pub fn dots_solver(
         let mut tally = SolverTally::default();
         // With --verdict: the positions found won, and those found lost.
         let (mut won, mut lost) = (SolverTally::default(), SolverTally::default());
-        for p in &logged_dots_positions(log, n)? {
+        for (log_line, p, _) in &logged_dots_lines(log, n)? {
             let mut solver = Solver::new(table_bits);
             let start = Instant::now();
             let budget = Budget::until(Deadline::new(start, Duration::from_secs_f64(cap_s)));
@@ -36,6 +36,15 @@ pub fn dots_solver(
                 if let Some(solved) = solved {
                     let side = if solved.winning { &mut won } else { &mut lost };
                     side.add(start.elapsed().as_secs_f64(), solver.nodes(), true);
+                }
+                if each {
+                    let verdict = match solved {
+                        Some(s) if s.winning => "wins",
+                        Some(_) => "loses",
+                        None => "unknown",
+                    };
+                    let (mover, secs) = (p.to_move(), start.elapsed().as_secs_f64());
+                    println!("  {n} undrawn, log line {log_line}: {mover:?} to move {verdict} ({secs:.2} s)");
                 }
                 solved.map(|solved| solved.value)
             } else {

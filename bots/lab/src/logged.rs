@@ -51,12 +51,6 @@ impl SolverTally {
     }
 }
 
-/// The positions of each logged Pencil game at `undrawn` undrawn edges (the side to move
-/// about to choose).
-pub fn logged_dots_positions(log: &std::path::Path, undrawn: u32) -> Result<Vec<dots::Position>, String> {
-    Ok(logged_dots_lines(log, undrawn)?.into_iter().map(|(_, p, _)| p).collect())
-}
-
 /// Each logged game that reaches `undrawn` undrawn edges: its line in the log, the
 /// position and the edges drawn to it.
 pub fn logged_dots_lines(

@@ -172,8 +172,9 @@ enum Command {
         /// The transposition table's size: 2^bits slots (`best` uses 22).
         #[arg(long, default_value_t = 22)]
         table_bits: u32,
-        /// Also print each position's value (the first player's final margin); not with
-        /// `--verdict`, whose winning values are only bounds.
+        /// Also print each position's value (the first player's final margin); with
+        /// `--verdict`, whose winning values are only bounds, each position's log line and
+        /// whether the side to move wins.
         #[arg(long)]
         each: bool,
         /// Time what the bot asks (`Solver::solve`: a winning move, or the smallest loss),
