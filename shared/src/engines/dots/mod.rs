@@ -1,10 +1,10 @@
-//! Dots-and-Boxes (Pencil) engines: `best` (MCTS with RAVE whose playouts end in exact values,
-//! then the exact solver), `seed` (seed 004's three-stage UCT with an alpha-beta
-//! endgame) and the generic `uct` and `random`.
+//! Dots-and-Boxes (Pencil) engines: `best` (MCTS whose playouts end in exact values, then
+//! the exact solver), `best-rave` (the same with RAVE), `seed` (seed 004's three-stage UCT
+//! with an alpha-beta endgame) and the generic `uct` and `random`.
 
 pub mod solver;
 
-use super::{generic_engines, mmcts_engine, EngineSpec, Registry};
+use super::{generic_engines, mmcts_engine, EngineSpec, Registry, Without};
 use crate::dots::eval::{self, margin};
 use crate::dots::{Capture, Edge, Position};
 use crate::game::{Game, Outcome, Player};
@@ -297,68 +297,73 @@ pub fn seed_endgame() -> AlphaBeta<Position, BoxDifference> {
     AlphaBeta::new(config, BoxDifference)
 }
 
+/// The features of `best` (and `best-rave`) that `--without` switches off.
+const BEST_FEATURES: &[(&str, &str)] = &[
+    ("solver", "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)"),
+    (
+        "exact-playouts",
+        "a playout that runs out of safe edges from 28 undrawn edges down ends in the solver's exact value \
+         when it finds one within 4,096 nodes (off: random handouts until only chains and loops are left)",
+    ),
+    (
+        "move-rules",
+        "tree nodes keep only the moves worth trying: capture candidates, no redundant sacrifice, one edge \
+         of an open corner (off: every legal edge)",
+    ),
+];
+
+/// The strong engine, its MCTS selecting with `rave` where given. RAVE (a safe edge that is
+/// good later in a playout is mostly good now) won +156 Elo at 100 ms and +60 [+12, +109] at
+/// 1000 ms against the child's own mean (20 virtual draws; 8 and 50 within the noise,
+/// Gelly and Silver's schedule far worse), but against Dabble at 1000 ms it scored 263-0-37
+/// afresh and 182-0-18 kept running where the same openings gave 275-0-25 and 187-0-13
+/// without it (EXPERIMENTS, "Issue #56, eleventh session" and "twelfth session"): the
+/// gain is against our own bot only, so `best` plays without it.
+fn best(seed: u64, without: &Without, rave: Option<Rave>) -> Box<dyn Engine<Position>> {
+    let config = MctsConfig {
+        name: "best",
+        exploration: 0.7,
+        solver: true,
+        bias_decays: true,
+        reuse_tree: true,
+        rave,
+        ..MctsConfig::UCT
+    };
+    Box::new(Best {
+        mcts: Mcts::new(
+            config,
+            SafeEdges {
+                move_rules: !without.has("move-rules"),
+                exact_endgames: (!without.has("exact-playouts")).then(PlayoutSolver::new),
+            },
+            seed,
+        ),
+        solver: Solver::new(22),
+        solve_from: if without.has("solver") { 0 } else { 44 },
+        // From 44 undrawn edges, MCTS 10% first and the solver the rest: on logged positions
+        // it kept more won positions than 30% first or the solver alone (`experiments
+        // dots-perfect`), and against Dabble it went 85-0-15 where 40 edges and 30% went
+        // 73-0-27 (EXPERIMENTS.md).
+        mcts_share: 0.1,
+    })
+}
+
 /// The engines of the `dots` bot; the first is the default.
 pub fn registry() -> Registry<Position> {
     let mut list = vec![
         EngineSpec {
             name: "best",
-            about: "MCTS with RAVE, solver and safe-edge playouts ending in exact chain values; the \
-                    exact chain-theory solver from 44 edges left",
-            features: &[
-                (
-                    "solver",
-                    "the chain-theory solver (off: MCTS alone, its playouts still ending in exact chain values)",
-                ),
-                (
-                    "exact-playouts",
-                    "a playout that runs out of safe edges from 28 undrawn edges down ends in the solver's \
-                     exact value when it finds one within 4,096 nodes (off: random handouts until only \
-                     chains and loops are left)",
-                ),
-                (
-                    "move-rules",
-                    "tree nodes keep only the moves worth trying: capture candidates, no redundant \
-                     sacrifice, one edge of an open corner (off: every legal edge)",
-                ),
-                (
-                    "rave",
-                    "RAVE: each child's AMAF value (its edge drawn later in the playouts by the same side) \
-                     weighted by its count from 20 virtual draws (off: the child's own mean only)",
-                ),
-            ],
-            make: |seed, without| {
-                let config = MctsConfig {
-                    name: "best",
-                    exploration: 0.7,
-                    solver: true,
-                    bias_decays: true,
-                    reuse_tree: true,
-                    // In the fight for control a safe edge that is good later in a playout
-                    // is mostly good now: +156 Elo at 100 ms and +60 at 1000 ms against the
-                    // child's own mean (8 and 50 virtual draws within the noise of 20;
-                    // Gelly and Silver's schedule, k = 1000, lost badly: EXPERIMENTS,
-                    // "Issue #56, eleventh session").
-                    rave: Some(Rave::Counts { prior: 20.0 }).filter(|_| !without.has("rave")),
-                    ..MctsConfig::UCT
-                };
-                Box::new(Best {
-                    mcts: Mcts::new(
-                        config,
-                        SafeEdges {
-                            move_rules: !without.has("move-rules"),
-                            exact_endgames: (!without.has("exact-playouts")).then(PlayoutSolver::new),
-                        },
-                        seed,
-                    ),
-                    solver: Solver::new(22),
-                    solve_from: if without.has("solver") { 0 } else { 44 },
-                    // From 44 undrawn edges, MCTS 10% first and the solver the rest: on
-                    // logged positions it kept more won positions than 30% first or the
-                    // solver alone (`experiments dots-perfect`), and against Dabble it went
-                    // 85-0-15 where 40 edges and 30% went 73-0-27 (EXPERIMENTS.md).
-                    mcts_share: 0.1,
-                })
-            },
+            about: "MCTS with solver and safe-edge playouts ending in exact chain values; the exact \
+                    chain-theory solver from 44 edges left",
+            features: BEST_FEATURES,
+            make: |seed, without| best(seed, without, None),
+        },
+        EngineSpec {
+            name: "best-rave",
+            about: "`best` whose MCTS selects with count-weighted RAVE (20 virtual draws): +60 Elo \
+                    against `best` at 1000 ms, but 87.7% against Dabble afresh where `best` scores 91.7%",
+            features: BEST_FEATURES,
+            make: |seed, without| best(seed, without, Some(Rave::Counts { prior: 20.0 })),
         },
         EngineSpec {
             name: "seed",
