@@ -395,3 +395,33 @@ fn ataxx_search_orders_clones_before_jumps_that_turn_fewer_than_two() {
     assert_eq!(rank(0, false), rank(2, true), "a clone ranks with a jump turning two");
     assert!(rank(0, false) > rank(0, true));
 }
+
+/// The Ataxx network values a child from its parent's hidden layer exactly as afresh,
+/// in the order a search asks: a node from its parent, then that node's leaves from it,
+/// then the node's sibling from the parent again (the two kept parents in turn).
+#[test]
+fn ataxx_children_valued_from_their_parent_equal_their_plain_values() {
+    let eval = AtaxxEval::default();
+    let mut moves = Vec::new();
+    let mut leaves = Vec::new();
+    for parent in random_positions(*ataxx::Position::start().board(), 30, 40, 11) {
+        if parent.outcome().is_some() {
+            continue;
+        }
+        parent.legal_moves(&mut moves);
+        for &mv in moves.iter().take(4) {
+            let mut node = parent;
+            node.play(mv);
+            assert_eq!(eval.evaluate_child(&parent, &node), eval.evaluate(&node));
+            if node.outcome().is_some() {
+                continue;
+            }
+            node.legal_moves(&mut leaves);
+            for &leaf_move in leaves.iter().take(6) {
+                let mut leaf = node;
+                leaf.play(leaf_move);
+                assert_eq!(eval.evaluate_child(&node, &leaf), eval.evaluate(&leaf));
+            }
+        }
+    }
+}

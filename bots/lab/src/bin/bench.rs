@@ -10,6 +10,7 @@ use botzone_games::engines::dots::{seed_endgame, solver::Solver};
 use botzone_games::engines::{self, Registry, Without};
 use botzone_games::game::{mix64, Game, Player};
 use botzone_games::nogo::groups::{shared_points_playout, SharedRule};
+use botzone_games::search::alphabeta::Evaluator;
 use botzone_games::search::{mcts, Budget, Deadline, Engine};
 use botzone_games::{ataxx, dots, nogo};
 use std::time::{Duration, Instant};
@@ -192,6 +193,31 @@ fn ataxx_eval_speed() {
     let network = time(&|b| net.evaluate_board(b));
     let terms = time(&|b| ataxx::eval::evaluate(b, &ataxx::eval::WEIGHTS));
     println!("ataxx static evaluations: network {network:.1} M/s, hand-made terms {terms:.1} M/s");
+    // As the search asks: each child of a position from that position's hidden layer.
+    let (mut families, mut parents) = (Vec::new(), 0);
+    for parent in boards.iter().step_by(10).filter(|b| b.outcome().is_none()) {
+        parents += 1;
+        parent.legal_moves(&mut moves);
+        for &mv in &moves {
+            let mut child = *parent;
+            child.play(mv);
+            families.push((*parent, child));
+        }
+    }
+    let eval = botzone_games::engines::ataxx::AtaxxEval::default();
+    let time_children = |f: &dyn Fn(&ataxx::Board, &ataxx::Board) -> i32| {
+        let start = Instant::now();
+        let sum: i64 = families.iter().map(|(p, c)| i64::from(f(p, c))).sum();
+        std::hint::black_box(sum);
+        families.len() as f64 / start.elapsed().as_secs_f64() / 1e6
+    };
+    let afresh = time_children(&|_, c| eval.evaluate(c));
+    let from_parent = time_children(&|p, c| eval.evaluate_child(p, c));
+    println!(
+        "ataxx network on {} children of {} positions: {afresh:.1} M/s afresh, {from_parent:.1} M/s from the parent's hidden layer",
+        families.len(),
+        parents
+    );
 }
 
 /// `make bench`: takes no arguments but `--help`.

@@ -36,6 +36,13 @@ pub trait Evaluator<G: Game>: Send {
     /// The static value of a running game for the side to move (well inside ±WIN/2).
     fn evaluate(&self, g: &G) -> i32;
 
+    /// [`Evaluator::evaluate`] of `child`, a position one move after `parent`: how the
+    /// search values its nodes, which come many to a parent, so that an evaluator may
+    /// reuse the parent's work for each of them. The same value as `evaluate(child)`.
+    fn evaluate_child(&self, _parent: &G, child: &G) -> i32 {
+        self.evaluate(child)
+    }
+
     /// The value of a finished game for the side to move; `WIN` for a win (the search
     /// subtracts the distance).
     fn terminal(&self, g: &G, outcome: Outcome) -> i32 {
@@ -324,9 +331,9 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// The child's score from the parent's side: negated only when the side to move changed.
     fn child_score(&mut self, parent: &G, child: &G, depth: i32, alpha: i32, beta: i32, ply: i32) -> i32 {
         if child.to_move() == parent.to_move() {
-            self.negamax(child, depth, alpha, beta, ply, None)
+            self.negamax(child, depth, alpha, beta, ply, None, Some(parent))
         } else {
-            -self.negamax(child, depth, -beta, -alpha, ply, None)
+            -self.negamax(child, depth, -beta, -alpha, ply, None, Some(parent))
         }
     }
 
@@ -390,9 +397,20 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         s
     }
 
+    /// The static value of `g`, from `parent` where it is known (see
+    /// [`Evaluator::evaluate_child`]).
+    fn static_value(&self, parent: Option<&G>, g: &G) -> i32 {
+        match parent {
+            Some(parent) => self.eval.evaluate_child(parent, g),
+            None => self.eval.evaluate(g),
+        }
+    }
+
     /// The value of `g` searched `depth` plies within (alpha, beta). A singular search
     /// passes `excluded`, the table move: it searches the other moves only and neither
-    /// reads cut-offs from the table nor writes its result there.
+    /// reads cut-offs from the table nor writes its result there. `parent` is the position
+    /// before `g`'s last move, where there is one (for [`Evaluator::evaluate_child`]).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         g: &G,
@@ -401,6 +419,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         beta: i32,
         ply: i32,
         excluded: Option<G::Move>,
+        parent: Option<&G>,
     ) -> i32 {
         self.nodes += 1;
         if self.out_of_time() {
@@ -410,7 +429,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             return farther_from_end(self.eval.terminal(g, outcome), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.eval.evaluate(g);
+            return self.static_value(parent, g);
         }
         let key = self.eval.hash(g);
         let slot = self.tt_index(key);
@@ -434,7 +453,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         let mut stand = None;
         if let Some(rfp) = self.config.reverse_futility.filter(|_| !full_width) {
             if !is_pv && excluded.is_none() && depth <= rfp.max_depth && beta.abs() < WIN / 2 {
-                let value = *stand.get_or_insert_with(|| self.eval.evaluate(g));
+                let value = *stand.get_or_insert_with(|| self.static_value(parent, g));
                 if value - rfp.margin * depth >= beta {
                     return value;
                 }
@@ -471,7 +490,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 continue;
             }
             if let Some(f) = futility.filter(|f| defended && i >= f.min_moves) {
-                let value = *stand.get_or_insert_with(|| self.eval.evaluate(g));
+                let value = *stand.get_or_insert_with(|| self.static_value(parent, g));
                 if value + f.base + f.per_ply * depth <= alpha {
                     break;
                 }
@@ -491,7 +510,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             });
             if let Some(e) = singular {
                 let bar = e.score - depth;
-                let others = self.negamax(g, (depth - 1) / 2, bar - 1, bar, ply, Some(mv));
+                let others = self.negamax(g, (depth - 1) / 2, bar - 1, bar, ply, Some(mv), parent);
                 if self.aborted {
                     self.lists.push((moves, scored));
                     return 0;
@@ -874,14 +893,14 @@ mod tests {
         let bar = WIN / 2;
 
         let mut ab = fresh();
-        assert!(ab.negamax(&g, 2, bar, bar + 1, 0, None) <= bar);
+        assert!(ab.negamax(&g, 2, bar, bar + 1, 0, None, None) <= bar);
         assert_eq!(stored_move(&ab), None, "every move failed low: no move is best");
 
         let mut ab = fresh();
-        ab.negamax(&g, 2, -INF, INF, 0, None);
+        ab.negamax(&g, 2, -INF, INF, 0, None, None);
         let best = stored_move(&ab);
         assert!(best.is_some(), "a node with an exact score keeps its best move");
-        assert!(ab.negamax(&g, 3, bar, bar + 1, 0, None) <= bar);
+        assert!(ab.negamax(&g, 3, bar, bar + 1, 0, None, None) <= bar);
         assert_eq!(stored_move(&ab), best, "failing low later keeps the move found before");
     }
 
@@ -895,7 +914,7 @@ mod tests {
             let key = ab.eval.hash(&g);
             let slot = ab.tt_index(key);
             ab.tt[slot] = Some(TtEntry::new(key, 5, stored, Bound::Exact, None));
-            let score = ab.negamax(&g, 3, -INF, INF, 1, None);
+            let score = ab.negamax(&g, 3, -INF, INF, 1, None, None);
             if pv_table_cutoffs {
                 assert_eq!((score, ab.nodes()), (stored, 1), "the entry ends the PV node at once");
             } else {
@@ -963,7 +982,7 @@ mod tests {
         let config = AlphaBetaConfig { late_move_pruning: Some(lmp), ..AlphaBetaConfig::EXACT };
         let mut ab = unlimited(config, DefencePrunable);
         // A null window (a non-PV node, where late-move pruning applies) around a draw.
-        let score = ab.negamax(&LastDefence(0), 3, -1, 0, 0, None);
+        let score = ab.negamax(&LastDefence(0), 3, -1, 0, 0, None, None);
         assert_eq!(score, 0, "the third move, prunable, is the draw that saves the game");
     }
 
