@@ -319,6 +319,20 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.aborted
     }
 
+    /// Asks the memory for the table slot of `g`, which the search is about to probe:
+    /// the probe's cache miss is a quarter of an Ataxx search's time.
+    #[inline(always)]
+    fn prefetch(&self, g: &G) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot = &self.tt[self.tt_index(self.eval.hash(g))];
+            // SAFETY: a prefetch reads nothing and cannot fault; the address is a live slot.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(std::ptr::from_ref(slot).cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
+            };
+        }
+    }
+
     fn tt_index(&self, key: u64) -> usize {
         (key as usize) & (self.tt.len() - 1)
     }
@@ -526,6 +540,13 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
             }
             let mut child = g.clone();
             child.play(mv);
+            // Past the picks the order is sorted, so the next sibling is known: its table
+            // slot is asked for now, and is in the cache when this child's search returns.
+            if depth > 1 && i >= PICKS_BEFORE_SORT && i + 1 < scored.len() {
+                let mut next = g.clone();
+                next.play(scored[i + 1].1);
+                self.prefetch(&next);
+            }
             let score = if i == 0 {
                 self.child_score(g, &child, depth - 1 + extension, alpha, beta, ply + 1)
             } else {
