@@ -165,56 +165,35 @@ impl Network {
         self.output(&hidden, b)
     }
 
-    /// The value of the position `own`, `opp` (the side to move's pieces and the
-    /// other's), found from `base`, the hidden layer of a position near it seen from the
-    /// same side: a child differs from its parent in a few squares, so only the windows
-    /// that changed are subtracted and added (8 of the 36 on average in `make bench`'s
-    /// middle-game search), not all 36 rows summed afresh. `base` is
-    /// first made for `base_own`, `base_opp` if it holds another position. The same
-    /// integer as [`Network::evaluate`].
-    pub fn evaluate_from(
-        &self,
-        base: &mut Accumulator,
-        base_own: Bitboard,
-        base_opp: Bitboard,
-        own: Bitboard,
-        opp: Bitboard,
-    ) -> i32 {
+    /// The value of the position `to`, found from `base`, the hidden layer of the position
+    /// `from` (both seen by `to`'s side to move): a child differs from its parent in a few
+    /// squares, so only the windows that changed are subtracted and added (8 of the 36 on
+    /// average in `make bench`'s middle-game search), not all 36 rows summed afresh. `base`
+    /// is first made for `from` if it holds another position. The same integer as
+    /// [`Network::evaluate`] of `to`.
+    pub fn evaluate_from(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
             // SAFETY: the CPU supports AVX2.
-            return unsafe { self.evaluate_from_avx2(base, base_own, base_opp, own, opp) };
+            return unsafe { self.evaluate_from_avx2(base, from, to) };
         }
-        self.evaluate_from_portable(base, base_own, base_opp, own, opp)
+        self.evaluate_from_portable(base, from, to)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_from_avx2(
-        &self,
-        base: &mut Accumulator,
-        base_own: Bitboard,
-        base_opp: Bitboard,
-        own: Bitboard,
-        opp: Bitboard,
-    ) -> i32 {
-        self.evaluate_from_portable(base, base_own, base_opp, own, opp)
+    fn evaluate_from_avx2(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
+        self.evaluate_from_portable(base, from, to)
     }
 
     #[inline(always)]
-    fn evaluate_from_portable(
-        &self,
-        base: &mut Accumulator,
-        base_own: Bitboard,
-        base_opp: Bitboard,
-        own: Bitboard,
-        opp: Bitboard,
-    ) -> i32 {
-        if base.position != Some((base_own, base_opp)) {
+    fn evaluate_from_portable(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
+        let ((base_own, base_opp), (own, opp)) = (from, to);
+        if base.position != Some(from) {
             features(base_own, base_opp, &mut base.inputs);
             base.hidden = self.input_bias;
             self.add_rows(&mut base.hidden, &base.inputs);
-            base.position = Some((base_own, base_opp));
+            base.position = Some(from);
         }
         let mut inputs = [0; WINDOWS];
         features(own, opp, &mut inputs);
@@ -302,12 +281,15 @@ impl Network {
     }
 }
 
+/// A position's pieces: the side to move's, then the other side's.
+pub type Pieces = (Bitboard, Bitboard);
+
 /// A position's hidden-layer sums, kept so that the positions one move away are
 /// evaluated from it ([`Network::evaluate_from`]).
 #[derive(Clone, Debug)]
 pub struct Accumulator {
-    /// The side to move's pieces and the other's, if it holds a position yet.
-    position: Option<(Bitboard, Bitboard)>,
+    /// The position, if it holds one yet.
+    position: Option<Pieces>,
     inputs: [u16; WINDOWS],
     hidden: [i16; HIDDEN],
 }
@@ -329,9 +311,9 @@ pub struct RecentParents {
 }
 
 impl RecentParents {
-    /// The slot holding `own`, `opp`, else the one used less recently (to be remade).
-    pub fn slot(&mut self, own: Bitboard, opp: Bitboard) -> &mut Accumulator {
-        let i = (0..2).find(|&i| self.slots[i].position == Some((own, opp))).unwrap_or(1 - self.last);
+    /// The slot holding `position`, else the one used less recently (to be remade).
+    pub fn slot(&mut self, position: Pieces) -> &mut Accumulator {
+        let i = (0..2).find(|&i| self.slots[i].position == Some(position)).unwrap_or(1 - self.last);
         self.last = i;
         &mut self.slots[i]
     }
@@ -554,7 +536,7 @@ mod tests {
                 let mut child = parent.clone();
                 child.play(moves[rng.usize(..moves.len())]);
                 let (own, opp) = (child.pieces(them), child.pieces(them.other()));
-                assert_eq!(net.evaluate_from(&mut base, base_own, base_opp, own, opp), net.evaluate(own, opp));
+                assert_eq!(net.evaluate_from(&mut base, (base_own, base_opp), (own, opp)), net.evaluate(own, opp));
             }
             p.play(moves[rng.usize(..moves.len())]);
         }

@@ -73,10 +73,9 @@ impl Evaluator<Board> for AtaxxEval {
         match self.evaluation {
             Evaluation::Network(net) => {
                 let me = child.to_move();
-                let (own, opp) = (child.pieces(me), child.pieces(me.other()));
-                let (base_own, base_opp) = (parent.pieces(me), parent.pieces(me.other()));
-                let mut parents = self.parents.borrow_mut();
-                net.evaluate_from(parents.slot(base_own, base_opp), base_own, base_opp, own, opp)
+                let from = (parent.pieces(me), parent.pieces(me.other()));
+                let to = (child.pieces(me), child.pieces(me.other()));
+                net.evaluate_from(self.parents.borrow_mut().slot(from), from, to)
             }
             Evaluation::Terms(weights) => eval::evaluate(child, &weights),
         }
