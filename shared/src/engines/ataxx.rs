@@ -77,7 +77,7 @@ impl Evaluator<Board> for AtaxxEval {
                 let to = (child.pieces(me), child.pieces(me.other()));
                 net.evaluate_from(self.parents.borrow_mut().slot(from), from, to)
             }
-            Evaluation::Terms(weights) => eval::evaluate(child, &weights),
+            Evaluation::Terms(_) => self.evaluate(child),
         }
     }
     fn hash(&self, b: &Board) -> u64 {
