@@ -214,7 +214,8 @@ fn ataxx_eval_speed() {
     let afresh = time_children(&|_, c| eval.evaluate(c));
     let from_parent = time_children(&|p, c| eval.evaluate_child(p, c));
     println!(
-        "ataxx network on {} children of {} positions: {afresh:.1} M/s afresh, {from_parent:.1} M/s from the parent's hidden layer",
+        "ataxx network on {} children of {} positions: {afresh:.1} M/s afresh, \
+         {from_parent:.1} M/s from the parent's hidden layer",
         families.len(),
         parents
     );
