@@ -10,11 +10,18 @@ pub mod record;
 pub mod train;
 pub mod widen;
 
-use botzone_games::ataxx::net::Network;
+use botzone_games::ataxx::net::{FileRows, Network, HIDDEN};
 use std::path::Path;
 
 /// The network in a network file (as `train` writes it), or what is wrong with it.
 pub fn read_network(path: &Path) -> Result<Network, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The numbers of a network file of this build's width, whatever their range (a network
+/// from before the int8 input rows too), or what is wrong with it.
+pub fn read_rows(path: &Path) -> Result<FileRows, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    FileRows::read(&bytes, HIDDEN).map_err(|e| format!("{}: {e}", path.display()))
 }

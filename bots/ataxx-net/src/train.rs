@@ -4,10 +4,13 @@
 //! (squashed by a logistic scale fitted to the results), and the loss is the squared
 //! error of the output's sigmoid. A factoriser (a row per window state shared by all
 //! windows, [`Model::wf`]) trains beside the input rows and is folded into them when the
-//! network is written.
+//! network is written. Input weights are kept within the engine's int8 rows after every
+//! step (a network it starts from is clipped first, and the loss that costs printed).
 
 use crate::record::{read_file, Record, PROVEN};
-use botzone_games::ataxx::net::{self, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE, STATES, WINDOWS};
+use botzone_games::ataxx::net::{
+    self, FileRows, Network, BUCKETS, HIDDEN, INPUTS, INPUT_MAX, QA, QB, SCALE, STATES, WINDOWS,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -47,6 +50,9 @@ struct Model {
 /// The largest weight that quantises into i16 with room to spare (accumulators of 36
 /// rows stay well inside i16, and a clipped activation times an output weight too).
 const CLIP: f32 = 1.98;
+/// The largest input weight, whose integer fits the engine's int8 rows. The factoriser
+/// folds into the input rows, so the sum of the two is kept within it.
+const INPUT_CLIP: f32 = INPUT_MAX as f32 / QA as f32;
 
 impl Model {
     fn zeros() -> Model {
@@ -67,23 +73,35 @@ impl Model {
         m
     }
 
-    /// The float weights of an integer network (exact: each is a multiple of its scale).
-    fn from_network(n: &Network) -> Model {
-        let mut m = Model::zeros();
-        let f = |w: i16, scale: i32| f32::from(w) / scale as f32;
-        for (floats, row) in m.w1.chunks_mut(HIDDEN).zip(&n.input_weights) {
-            floats.iter_mut().zip(row).for_each(|(x, &w)| *x = f(w, QA));
+    /// The float weights of a network file's numbers (exact: each is a multiple of its
+    /// scale). The file may be one from before the int8 input rows: its input weights
+    /// are then beyond [`INPUT_CLIP`] until [`Model::clip_inputs`].
+    fn from_rows(n: &FileRows) -> Model {
+        let f = |w: &[i16], scale: i32| w.iter().map(|&w| f32::from(w) / scale as f32).collect();
+        Model {
+            w1: f(&n.input_weights, QA),
+            wf: vec![0.0; STATES * HIDDEN],
+            b1: f(&n.input_bias, QA),
+            w2: f(&n.output_weights, QB),
+            b2: n.output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
         }
-        for h in 0..HIDDEN {
-            m.b1[h] = f(n.input_bias[h], QA);
-            for b in 0..BUCKETS {
-                m.w2[b * HIDDEN + h] = f(n.output_weights[b][h], QB);
+    }
+
+    /// Keeps each input weight as the engine reads it (its row plus the factoriser's)
+    /// within [`INPUT_CLIP`], by moving the row's part; returns how many were beyond it.
+    fn clip_inputs(&mut self) -> usize {
+        let mut clipped = 0;
+        for (i, row) in self.w1.chunks_mut(HIDDEN).enumerate() {
+            let shared = &self.wf[i % STATES * HIDDEN..][..HIDDEN];
+            for (w, &v) in row.iter_mut().zip(shared) {
+                let sum = *w + v;
+                if sum.abs() > INPUT_CLIP {
+                    *w = sum.clamp(-INPUT_CLIP, INPUT_CLIP) - v;
+                    clipped += 1;
+                }
             }
         }
-        for b in 0..BUCKETS {
-            m.b2[b] = n.output_bias[b] as f32 / (QA * QB) as f32;
-        }
-        m
+        clipped
     }
 
     fn parts_mut(&mut self) -> [&mut Vec<f32>; 5] {
@@ -146,7 +164,9 @@ impl Model {
         // The factoriser folds into each window's rows (clipped as a trained weight is).
         for (i, (row, floats)) in n.input_weights.iter_mut().zip(self.w1.chunks(HIDDEN)).enumerate() {
             let shared = &self.wf[i % STATES * HIDDEN..][..HIDDEN];
-            row.iter_mut().zip(floats).zip(shared).for_each(|((w, &x), &v)| *w = q((x + v).clamp(-CLIP, CLIP), QA));
+            for ((w, &x), &v) in row.iter_mut().zip(floats).zip(shared) {
+                *w = q((x + v).clamp(-INPUT_CLIP, INPUT_CLIP), QA).clamp(-INPUT_MAX, INPUT_MAX) as i8;
+            }
         }
         for h in 0..HIDDEN {
             n.input_bias[h] = q(self.b1[h], QA);
@@ -244,8 +264,14 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
     let mut rng = fastrand::Rng::with_seed(cfg.seed);
     let mut model = match &cfg.init {
         Some(path) => {
-            let model = Model::from_network(&crate::read_network(path)?);
-            println!("starting from {} (held-out loss {:.5})", path.display(), held_loss(&model, &held));
+            let mut model = Model::from_rows(&crate::read_rows(path)?);
+            let before = held_loss(&model, &held);
+            let clipped = model.clip_inputs();
+            println!("starting from {} (held-out loss {before:.5})", path.display());
+            if clipped > 0 {
+                let after = held_loss(&model, &held);
+                println!("{clipped} input weights clipped into int8 (held-out loss {after:.5})");
+            }
             model
         }
         None => Model::random(&mut rng),
@@ -315,6 +341,7 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
             }
             step += 1;
             adam(&mut model, &first[0], &mut m1, &mut m2, lr, step, samples.len());
+            model.clip_inputs();
             bar.inc(1);
         }
         let held_loss = held_loss(&model, &held);
@@ -391,9 +418,28 @@ mod tests {
         // that network exactly, or a run with no training would already change it.
         let mut rng = fastrand::Rng::with_seed(7);
         let network = Model::random(&mut rng).quantise();
-        let floats = Model::from_network(&network);
+        let floats = Model::from_rows(&network.rows());
         assert_eq!(floats.quantise(), network);
-        assert_eq!(Model::from_network(net::embedded()).quantise(), *net::embedded());
+        assert_eq!(Model::from_rows(&net::embedded().rows()).quantise(), *net::embedded());
+    }
+
+    #[test]
+    fn input_weights_stay_within_the_engines_int8_rows() {
+        // The engine reads input weights as int8: the trainer keeps each one (its row's
+        // part plus the factoriser's) within INPUT_CLIP, and the network it writes loads.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut model = Model::random(&mut rng);
+        model.w1.iter_mut().for_each(|w| *w *= 4.0);
+        model.wf.iter_mut().for_each(|w| *w = (rng.f32() - 0.5) * 0.4);
+        assert!(model.clip_inputs() > 0, "weights up to 0.6 + 0.2 are beyond 127/255");
+        for (i, row) in model.w1.chunks(HIDDEN).enumerate() {
+            for (w, v) in row.iter().zip(&model.wf[i % STATES * HIDDEN..][..HIDDEN]) {
+                assert!((w + v).abs() <= INPUT_CLIP * (1.0 + 1e-6), "{w} + {v}");
+            }
+        }
+        assert_eq!(model.clip_inputs(), 0, "a clipped model is within the range");
+        let written = model.quantise().to_bytes();
+        assert_eq!(Network::from_bytes(&written).unwrap(), model.quantise());
     }
 
     #[test]

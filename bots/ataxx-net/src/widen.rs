@@ -9,9 +9,11 @@
 //! `noise` 0 every value, is unchanged. Identical copies would stay identical in
 //! training (Adam's steps hardly depend on the scale of a weight's gradient), so the
 //! second copy's input weights get a small random integer noise: the values then move by
-//! a few centi-pieces (the trainer prints the held-out loss it starts from).
+//! a few centi-pieces (the trainer prints the held-out loss it starts from). A narrow
+//! network from before the engine's int8 input rows has its input weights clipped into
+//! them here, as the trainer clips a network it starts from.
 
-use botzone_games::ataxx::net::{FileRows, Network, HIDDEN};
+use botzone_games::ataxx::net::{FileRows, Network, HIDDEN, INPUT_MAX};
 
 /// The width a network file must have to be widened into this build's `HIDDEN`.
 pub const NARROW: usize = HIDDEN / 2;
@@ -21,18 +23,16 @@ pub const NARROW: usize = HIDDEN / 2;
 pub fn widen(bytes: &[u8], seed: u64, noise: u8) -> Result<Network, String> {
     let narrow = FileRows::read(bytes, NARROW).map_err(|e| format!("{e} (widening into {HIDDEN} hidden units)"))?;
     let mut net = Network::zero();
-    let doubled = |narrow: &[i16], wide: &mut [i16; HIDDEN]| {
-        wide[..NARROW].copy_from_slice(narrow);
-        wide[NARROW..].copy_from_slice(narrow);
-    };
     let mut rng = fastrand::Rng::with_seed(seed);
     for (row, narrow_row) in net.input_weights.iter_mut().zip(narrow.input_weights.chunks(NARROW)) {
-        doubled(narrow_row, row);
-        for w in &mut row[NARROW..] {
-            *w = w.saturating_add(rng.i16(-i16::from(noise)..=i16::from(noise)));
+        for (h, &w) in narrow_row.iter().enumerate() {
+            row[h] = w.clamp(-INPUT_MAX, INPUT_MAX) as i8;
+            let noisy = w.saturating_add(rng.i16(-i16::from(noise)..=i16::from(noise)));
+            row[h + NARROW] = noisy.clamp(-INPUT_MAX, INPUT_MAX) as i8;
         }
     }
-    doubled(&narrow.input_bias, &mut net.input_bias);
+    net.input_bias[..NARROW].copy_from_slice(&narrow.input_bias);
+    net.input_bias[NARROW..].copy_from_slice(&narrow.input_bias);
     for (row, narrow_row) in net.output_weights.iter_mut().zip(narrow.output_weights.chunks(NARROW)) {
         for (h, &w) in narrow_row.iter().enumerate() {
             let part = (f32::from(w) * (0.2 + 0.6 * rng.f32())).round() as i16;
@@ -53,7 +53,7 @@ mod tests {
     fn random_narrow(seed: u64) -> FileRows {
         let mut rng = fastrand::Rng::with_seed(seed);
         FileRows {
-            input_weights: (0..INPUTS * NARROW).map(|_| rng.i16(-300..300)).collect(),
+            input_weights: (0..INPUTS * NARROW).map(|_| rng.i16(-INPUT_MAX..=INPUT_MAX)).collect(),
             input_bias: (0..NARROW).map(|_| rng.i16(-100..100)).collect(),
             output_weights: (0..BUCKETS * NARROW).map(|_| rng.i16(-127..127)).collect(),
             output_bias: std::array::from_fn(|_| rng.i32(-20000..20000)),

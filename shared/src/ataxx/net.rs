@@ -8,9 +8,11 @@
 //! output chosen by the number of pieces on the board (a phase bucket). The output is
 //! a logit of the side to move's result; `SCALE` turns it into the search's centi-pieces.
 //!
-//! Weights are integers (int16, as NNUE engines quantise them) so that evaluation is
-//! integer adds; the accumulator is recomputed per position (36 rows), which is cheap
-//! enough here and keeps copy-make search free of extra state.
+//! Weights are integers, as NNUE engines quantise them, so that evaluation is integer
+//! adds: the hidden sums in int16, the input rows in int8 (the trainer keeps them within
+//! it), so that a row is half the bytes and the rows of a 256-unit network (750 KB) stay
+//! in a core's L2 cache. A position's hidden layer is made from its parent's (see
+//! [`Network::evaluate_from`]), which keeps copy-make search free of extra state.
 
 use super::bitboard::{Bitboard, Square};
 use super::board::Board;
@@ -27,6 +29,8 @@ pub const HIDDEN: usize = 128;
 pub const BUCKETS: usize = 4;
 /// Quantisation: hidden activations are in 1/QA, output weights in 1/QB.
 pub const QA: i32 = 255;
+/// The largest input weight (in 1/QA): input rows are int8.
+pub const INPUT_MAX: i16 = i8::MAX as i16;
 pub const QB: i32 = 64;
 /// Centi-pieces per logit unit of the output.
 pub const SCALE: i32 = 400;
@@ -119,8 +123,8 @@ pub fn transform(b: Bitboard, symmetry: u8) -> Bitboard {
 /// A network's integer weights.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Network {
-    /// `INPUTS` rows of `HIDDEN`, in 1/QA.
-    pub input_weights: Vec<[i16; HIDDEN]>,
+    /// `INPUTS` rows of `HIDDEN`, in 1/QA, each within +-[`INPUT_MAX`].
+    pub input_weights: Vec<[i8; HIDDEN]>,
     pub input_bias: [i16; HIDDEN],
     /// One row per bucket, in 1/QB.
     pub output_weights: [[i16; HIDDEN]; BUCKETS],
@@ -218,8 +222,8 @@ impl Network {
     #[inline(always)]
     fn add_rows(&self, hidden: &mut [i16; HIDDEN], inputs: &[u16; WINDOWS]) {
         for &i in inputs {
-            for (h, w) in hidden.iter_mut().zip(&self.input_weights[i as usize]) {
-                *h = h.wrapping_add(*w);
+            for (h, &w) in hidden.iter_mut().zip(&self.input_weights[i as usize]) {
+                *h = h.wrapping_add(i16::from(w));
             }
         }
     }
@@ -228,8 +232,8 @@ impl Network {
     #[inline(always)]
     fn change_row(&self, hidden: &mut [i16; HIDDEN], before: u16, now: u16) {
         let (out, inn) = (&self.input_weights[before as usize], &self.input_weights[now as usize]);
-        for ((h, o), i) in hidden.iter_mut().zip(out).zip(inn) {
-            *h = h.wrapping_sub(*o).wrapping_add(*i);
+        for ((h, &o), &i) in hidden.iter_mut().zip(out).zip(inn) {
+            *h = h.wrapping_sub(i16::from(o)).wrapping_add(i16::from(i));
         }
     }
 
@@ -249,9 +253,18 @@ impl Network {
     /// Reads the file format `to_bytes` writes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let rows = FileRows::read(bytes, HIDDEN)?;
+        if let Some(i) = rows.input_weights.iter().position(|w| w.abs() > INPUT_MAX) {
+            return Err(format!(
+                "input weight {} (input {}, unit {}) is beyond the int8 rows' +-{INPUT_MAX}: a network from before \
+                 them; `ataxx-net train --init` it to clip it",
+                rows.input_weights[i],
+                i / HIDDEN,
+                i % HIDDEN
+            ));
+        }
         let mut net = Network::zero();
         for (row, file_row) in net.input_weights.iter_mut().zip(rows.input_weights.chunks(HIDDEN)) {
-            row.copy_from_slice(file_row);
+            row.iter_mut().zip(file_row).for_each(|(w, &v)| *w = v as i8);
         }
         net.input_bias.copy_from_slice(&rows.input_bias);
         for (row, file_row) in net.output_weights.iter_mut().zip(rows.output_weights.chunks(HIDDEN)) {
@@ -262,13 +275,17 @@ impl Network {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.rows().to_bytes()
+    }
+
+    /// The numbers of this network, as its file holds them.
+    pub fn rows(&self) -> FileRows {
         FileRows {
-            input_weights: self.input_weights.concat(),
+            input_weights: self.input_weights.iter().flatten().map(|&w| i16::from(w)).collect(),
             input_bias: self.input_bias.to_vec(),
             output_weights: self.output_weights.concat(),
             output_bias: self.output_bias,
         }
-        .to_bytes()
     }
 
     pub fn zero() -> Network {
@@ -393,7 +410,7 @@ mod tests {
     fn random_net(seed: u64) -> Network {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut net = Network::zero();
-        net.input_weights.iter_mut().flatten().for_each(|w| *w = rng.i16(-300..300));
+        net.input_weights.iter_mut().flatten().for_each(|w| *w = rng.i8(-127..=127));
         net.input_bias.iter_mut().for_each(|w| *w = rng.i16(-100..100));
         net.output_weights.iter_mut().flatten().for_each(|w| *w = rng.i16(-127..127));
         net.output_bias.iter_mut().for_each(|w| *w = rng.i32(-20000..20000));
@@ -461,6 +478,10 @@ mod tests {
         other[12] ^= 1;
         assert!(Network::from_bytes(&other).unwrap_err().contains("shape"));
         assert!(Network::from_bytes(b"nonsense").is_err());
+        // The first input weight (after the 24-byte header) one beyond int8.
+        let mut wide = bytes.clone();
+        wide[24..26].copy_from_slice(&(INPUT_MAX + 1).to_le_bytes());
+        assert!(Network::from_bytes(&wide).unwrap_err().contains("beyond the int8 rows"));
     }
 
     #[test]
