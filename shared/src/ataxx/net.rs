@@ -29,9 +29,9 @@ pub const HIDDEN: usize = 128;
 pub const BUCKETS: usize = 4;
 /// Quantisation: hidden activations are in 1/QA, output weights in 1/QB.
 pub const QA: i32 = 255;
+pub const QB: i32 = 64;
 /// The largest input weight (in 1/QA): input rows are int8.
 pub const INPUT_MAX: i16 = i8::MAX as i16;
-pub const QB: i32 = 64;
 /// Centi-pieces per logit unit of the output.
 pub const SCALE: i32 = 400;
 
