@@ -15,13 +15,17 @@ use std::path::Path;
 
 /// The network in a network file (as `train` writes it), or what is wrong with it.
 pub fn read_network(path: &Path) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    parse_file(path, Network::from_bytes)
 }
 
 /// The numbers of a network file of this build's width, whatever their range (a network
 /// from before the int8 input rows too), or what is wrong with it.
 pub fn read_rows(path: &Path) -> Result<FileRows, String> {
+    parse_file(path, |bytes| FileRows::read(bytes, HIDDEN))
+}
+
+/// A file read and parsed, any error named with the file's path.
+fn parse_file<T>(path: &Path, parse: impl FnOnce(&[u8]) -> Result<T, String>) -> Result<T, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    FileRows::read(&bytes, HIDDEN).map_err(|e| format!("{}: {e}", path.display()))
+    parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }

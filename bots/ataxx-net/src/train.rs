@@ -165,11 +165,12 @@ impl Model {
     fn quantise(&self) -> Network {
         let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         let mut n = Network::zero();
-        // The factoriser folds into each window's rows (clipped as a trained weight is).
+        // The factoriser folds into each window's rows, clamped into the int8 rows (rounding first
+        // and then clamping gives what clamping to INPUT_CLIP and then rounding gives).
         for (i, (row, floats)) in n.input_weights.iter_mut().zip(self.w1.chunks(HIDDEN)).enumerate() {
             let shared = &self.wf[i % STATES * HIDDEN..][..HIDDEN];
             for ((w, &x), &v) in row.iter_mut().zip(floats).zip(shared) {
-                *w = q((x + v).clamp(-INPUT_CLIP, INPUT_CLIP), QA).clamp(-INPUT_MAX, INPUT_MAX) as i8;
+                *w = q(x + v, QA).clamp(-INPUT_MAX, INPUT_MAX) as i8;
             }
         }
         for h in 0..HIDDEN {
