@@ -31,7 +31,9 @@
 //! Since a value has the parity of the boxes left, that floor is 1 where they are odd in
 //! number: 13% fewer nodes, 10% less time for the verdicts at 40 undrawn edges.
 //! Far from the leaves a child already in the table can refute a node before any search
-//! (enhanced transposition cutoffs, [`ETC_FROM`]).
+//! (enhanced transposition cutoffs, [`ETC_FROM`]); nearer them the table's hint is searched
+//! before the other moves are listed and ordered, which a refuting hint makes needless
+//! (on self-play positions at 40 undrawn edges, about 10% less time for 0.13% more nodes).
 
 use crate::dots::eval::margin;
 use crate::dots::{edges_in, loony_value, Capture, Edge, Position, EDGES};
@@ -89,6 +91,12 @@ pub struct Solver {
 const NO_EDGE: Edge = Edge::MAX;
 
 const UNBOUNDED: i32 = 100;
+
+/// The best move of a node so far and its value.
+struct Best {
+    value: i32,
+    edge: Edge,
+}
 
 /// Table slots a millisecond of search can fill: two for each of about 2,000 nodes.
 const SLOTS_PER_MS: usize = 4096;
@@ -220,24 +228,32 @@ impl Solver {
             hint = Some(slot.best);
         }
         let quiet = list.len == 0;
+        let alpha0 = alpha;
+        let mut best = Best { value: -UNBOUNDED, edge: NO_EDGE };
+        self.sibling_sacrifice[self.ply + 1] = NO_EDGE;
         if quiet {
-            list = ordered_quiet_moves(p);
-        }
-        let moves = &mut list.edges[..list.len];
-        if quiet && 60 - p.drawn_count() >= ETC_FROM {
-            // Enhanced transposition cutoff: a child the table already bounds low enough
-            // for the opponent refutes this node without a search. (A quiet move takes no
-            // box, so the child's value is the negation of this move's.)
-            for &e in moves.iter() {
-                let mut c = *p;
-                if let Some(child) = self.table.get(slot_key(c.play_keyed(e, key))) {
-                    let v = -i32::from(child.upper);
-                    if v >= beta {
-                        return v;
+            if 60 - p.drawn_count() >= ETC_FROM {
+                list = ordered_quiet_moves(p, p.quiet_moves_mask());
+                if let Some(v) = self.transposition_cutoff(p, key, &list.edges[..list.len], beta) {
+                    return v;
+                }
+            } else {
+                // The table's hint is searched before the other moves are listed: where it
+                // refutes the node, as it mostly does, they are never needed.
+                let mut worth = u64::MAX;
+                if let Some(h) = hint.take().filter(|&h| p.edge_word() >> h & 1 == 0) {
+                    worth &= !(1 << h);
+                    self.search_moves(p, key, &[h], &mut alpha, beta, &mut best, budget);
+                    if self.stopped {
+                        return 0;
                     }
+                }
+                if best.value < beta {
+                    list = ordered_quiet_moves(p, worth & p.quiet_moves_mask());
                 }
             }
         }
+        let moves = &mut list.edges[..list.len];
         // First the table's hint, then a sacrifice that refuted a sibling: where safe
         // edges did not refute a sibling, a handout (the fight for control) often refutes
         // this node too, while the static order tries every safe edge first.
@@ -247,24 +263,11 @@ impl Solver {
                 moves[..=i].rotate_right(1);
             }
         }
-        let alpha0 = alpha;
-        let (mut best, mut best_move) = (-UNBOUNDED, moves[0]);
-        self.sibling_sacrifice[self.ply + 1] = NO_EDGE;
-        for &e in moves.iter() {
-            self.ply += 1;
-            let v = self.move_value(p, key, e, alpha, beta, budget);
-            self.ply -= 1;
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                (best, best_move) = (v, e);
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
+        self.search_moves(p, key, moves, &mut alpha, beta, &mut best, budget);
+        if self.stopped {
+            return 0;
         }
+        let (best, best_move) = (best.value, best.edge);
         if quiet && best >= beta {
             let hands_over = p.sides_after_hint(best_move) > 0;
             self.sibling_sacrifice[self.ply] = if hands_over { best_move } else { NO_EDGE };
@@ -279,6 +282,54 @@ impl Solver {
         let undrawn = (60 - p.drawn_count()) as u8;
         self.table.store(Slot { key: slot_key(key), lower: lower as i8, upper: upper as i8, best: best_move, undrawn });
         best
+    }
+
+    /// Enhanced transposition cutoff: a child of `p` (by a quiet move of `moves`) that the
+    /// table already bounds low enough for the opponent refutes `p` without a search; its
+    /// value then. (A quiet move takes no box, so the child's value is the negation of the
+    /// move's.) Every child's key first, each slot asked of the memory at once: the misses
+    /// overlap instead of following one another.
+    fn transposition_cutoff(&self, p: &Position, key: u64, moves: &[Edge], beta: i32) -> Option<i32> {
+        let mut keys = [0u64; EDGES];
+        for (k, &e) in keys.iter_mut().zip(moves) {
+            let mut child = *p;
+            *k = slot_key(child.play_keyed(e, key));
+            self.table.prefetch(*k);
+        }
+        keys[..moves.len()]
+            .iter()
+            .filter_map(|&k| self.table.get(k))
+            .map(|child| -i32::from(child.upper))
+            .find(|&v| v >= beta)
+    }
+
+    /// Searches `moves` of `p` in turn until one reaches `beta`, raising `alpha` and `best`
+    /// as they go (`best` may come from moves searched before).
+    fn search_moves(
+        &mut self,
+        p: &Position,
+        key: u64,
+        moves: &[Edge],
+        alpha: &mut i32,
+        beta: i32,
+        best: &mut Best,
+        budget: &Budget,
+    ) {
+        for &e in moves {
+            self.ply += 1;
+            let v = self.move_value(p, key, e, *alpha, beta, budget);
+            self.ply -= 1;
+            if self.stopped {
+                return;
+            }
+            if v > best.value {
+                *best = Best { value: v, edge: e };
+                *alpha = (*alpha).max(v);
+                if *alpha >= beta {
+                    return;
+                }
+            }
+        }
     }
 
     /// Starts a search: the node count (checked against the budget's cap) and the stop
@@ -376,7 +427,7 @@ impl Solver {
 /// first, then by the boxes they hand over; among equals, those beside boxes with more
 /// sides drawn, then central edges.
 pub fn moves_to_try(p: &Position) -> Vec<Edge> {
-    let list = ordered_quiet_moves(p);
+    let list = ordered_quiet_moves(p, p.quiet_moves_mask());
     list.edges[..list.len].to_vec()
 }
 
@@ -410,12 +461,12 @@ const ETC_FROM: u32 = 32;
 /// already drawn of the boxes beside it (on logged positions at 38 undrawn edges, 6% fewer
 /// nodes than without); then the distance from the board's centre; then the edge itself,
 /// so that equals keep edge order.
-fn ordered_quiet_moves(p: &Position) -> MoveList {
+fn ordered_quiet_moves(p: &Position, worth: u64) -> MoveList {
     let counts = p.side_counts();
     let two = counts.boxes_with(2);
     let mut keys = [0u16; EDGES];
     let mut len = 0;
-    for e in edges_in(p.quiet_moves_mask()) {
+    for e in edges_in(worth) {
         let (x, y) = crate::dots::io::grid(e);
         let distance = ((x - 5).abs() + (y - 5).abs()) as u16;
         let beside = Position::boxes_beside(e);
