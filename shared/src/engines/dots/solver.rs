@@ -92,10 +92,11 @@ const NO_EDGE: Edge = Edge::MAX;
 
 const UNBOUNDED: i32 = 100;
 
-/// The best move of a node so far and its value.
+/// The best move of a node so far, its value, and the window's lower end it raised.
 struct Best {
     value: i32,
     edge: Edge,
+    alpha: i32,
 }
 
 /// Table slots a millisecond of search can fill: two for each of about 2,000 nodes.
@@ -229,7 +230,7 @@ impl Solver {
         }
         let quiet = list.len == 0;
         let alpha0 = alpha;
-        let mut best = Best { value: -UNBOUNDED, edge: NO_EDGE };
+        let mut best = Best { value: -UNBOUNDED, edge: NO_EDGE, alpha };
         self.sibling_sacrifice[self.ply + 1] = NO_EDGE;
         if quiet {
             if 60 - p.drawn_count() >= ETC_FROM {
@@ -243,7 +244,7 @@ impl Solver {
                 let mut worth = u64::MAX;
                 if let Some(h) = hint.take().filter(|&h| p.edge_word() >> h & 1 == 0) {
                     worth &= !(1 << h);
-                    self.search_moves(p, key, &[h], &mut alpha, beta, &mut best, budget);
+                    self.search_moves(p, key, &[h], beta, &mut best, budget);
                     if self.stopped {
                         return 0;
                     }
@@ -263,7 +264,7 @@ impl Solver {
                 moves[..=i].rotate_right(1);
             }
         }
-        self.search_moves(p, key, moves, &mut alpha, beta, &mut best, budget);
+        self.search_moves(p, key, moves, beta, &mut best, budget);
         if self.stopped {
             return 0;
         }
@@ -303,29 +304,19 @@ impl Solver {
             .find(|&v| v >= beta)
     }
 
-    /// Searches `moves` of `p` in turn until one reaches `beta`, raising `alpha` and `best`
-    /// as they go (`best` may come from moves searched before).
-    fn search_moves(
-        &mut self,
-        p: &Position,
-        key: u64,
-        moves: &[Edge],
-        alpha: &mut i32,
-        beta: i32,
-        best: &mut Best,
-        budget: &Budget,
-    ) {
+    /// Searches `moves` of `p` in turn until one reaches `beta`, raising `best` (and its
+    /// `alpha`) as they go (`best` may come from moves searched before).
+    fn search_moves(&mut self, p: &Position, key: u64, moves: &[Edge], beta: i32, best: &mut Best, budget: &Budget) {
         for &e in moves {
             self.ply += 1;
-            let v = self.move_value(p, key, e, *alpha, beta, budget);
+            let v = self.move_value(p, key, e, best.alpha, beta, budget);
             self.ply -= 1;
             if self.stopped {
                 return;
             }
             if v > best.value {
-                *best = Best { value: v, edge: e };
-                *alpha = (*alpha).max(v);
-                if *alpha >= beta {
+                *best = Best { value: v, edge: e, alpha: best.alpha.max(v) };
+                if best.alpha >= beta {
                     return;
                 }
             }
