@@ -65,20 +65,12 @@ impl<E: PairEntry> PairTable<E> {
         (pair..pair + 2).find(|&i| self.slots[i].key() == key)
     }
 
-    /// Asks the memory for the slot pair of `key`, about to be probed: a probe into tens
-    /// of megabytes misses every cache, and work done meanwhile hides the wait.
+    /// Asks the memory for the slot pair of `key`, about to be probed ([`pages::prefetch`]).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            let pair = &self.slots[self.pair(key)];
-            // SAFETY: a prefetch reads nothing and cannot fault; the address is a live slot.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(std::ptr::from_ref(pair).cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
-            };
+            pages::prefetch(&self.slots[self.pair(key)]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// The entry of `key`, if either slot of its pair holds it.

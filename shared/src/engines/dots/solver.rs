@@ -241,16 +241,16 @@ impl Solver {
             } else {
                 // The table's hint is searched before the other moves are listed: where it
                 // refutes the node, as it mostly does, they are never needed.
-                let mut worth = u64::MAX;
+                let mut searched = 0u64;
                 if let Some(h) = hint.take().filter(|&h| p.edge_word() >> h & 1 == 0) {
-                    worth &= !(1 << h);
+                    searched = 1 << h;
                     self.search_moves(p, key, &[h], beta, &mut best, budget);
                     if self.stopped {
                         return 0;
                     }
                 }
                 if best.value < beta {
-                    list = ordered_quiet_moves(p, worth & p.quiet_moves_mask());
+                    list = ordered_quiet_moves(p, p.quiet_moves_mask() & !searched);
                 }
             }
         }

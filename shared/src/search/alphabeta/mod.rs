@@ -323,14 +323,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// the probe's cache miss is a quarter of an Ataxx search's time.
     #[inline(always)]
     fn prefetch(&self, g: &G) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot = &self.tt[self.tt_index(self.eval.hash(g))];
-            // SAFETY: a prefetch reads nothing and cannot fault; the address is a live slot.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(std::ptr::from_ref(slot).cast::<i8>(), std::arch::x86_64::_MM_HINT_T0)
-            };
-        }
+        crate::search::pages::prefetch(&self.tt[self.tt_index(self.eval.hash(g))]);
     }
 
     fn tt_index(&self, key: u64) -> usize {
