@@ -229,7 +229,6 @@ impl Solver {
             hint = Some(slot.best);
         }
         let quiet = list.len == 0;
-        let alpha0 = alpha;
         let mut best = Best { value: -UNBOUNDED, edge: NO_EDGE, alpha };
         self.sibling_sacrifice[self.ply + 1] = NO_EDGE;
         if quiet {
@@ -273,7 +272,7 @@ impl Solver {
             let hands_over = p.sides_after_hint(best_move) > 0;
             self.sibling_sacrifice[self.ply] = if hands_over { best_move } else { NO_EDGE };
         }
-        let (lower, upper) = if best <= alpha0 {
+        let (lower, upper) = if best <= alpha {
             (-UNBOUNDED, best)
         } else if best >= beta {
             (best, UNBOUNDED)
