@@ -338,7 +338,7 @@ fn ataxx_alphabeta_claims_only_real_wins_at_their_distance() {
 }
 
 /// Searches `b` with the `ab` engine's configuration and `eval`; a claimed win of at most
-/// 7 plies must be a forced win within that many. Returns whether a win was claimed and
+/// 9 plies must be a forced win within that many. Returns whether a win was claimed and
 /// checked.
 fn check_claimed_win(b: &Board, eval: AtaxxEval) -> bool {
     let mut moves = Vec::new();
@@ -346,7 +346,7 @@ fn check_claimed_win(b: &Board, eval: AtaxxEval) -> bool {
     let config = AlphaBetaConfig { tt_bytes: 1 << 20, ..ab_config(&Without::default()) };
     let (score, best, _) = AlphaBeta::new(config, eval).iterate(b, &moves, &Budget::iterations(200_000));
     let plies = WIN - score;
-    if plies > 7 {
+    if plies > 9 {
         return false;
     }
     let mut after = *b;
@@ -356,7 +356,9 @@ fn check_claimed_win(b: &Board, eval: AtaxxEval) -> bool {
 }
 
 /// A position where the table once made a win in 7 read as a win in 5: a score found at
-/// one ply was reused at another without converting the distance.
+/// one ply was reused at another without converting the distance. (The search as it plays,
+/// forward pruning on, finds the win in 9 plies with the 256-unit network, in 7 with the
+/// 128-unit one: claims up to 9 plies are checked.)
 #[test]
 fn ataxx_alphabeta_reads_win_distances_from_the_table_correctly() {
     let rows = ["OX.XOXO", "OOOOOXO", "XXXXXOO", "XXXOOOX", "OXXXOXX", "OOXXOOX", "OO.X.XX"];

@@ -24,7 +24,10 @@ pub const WINDOWS: usize = 36;
 /// States of one window: 3^4.
 pub const STATES: usize = 81;
 pub const INPUTS: usize = WINDOWS * STATES;
-pub const HIDDEN: usize = 128;
+/// 256 since 2026-12-04: at equal time (100 ms a move) +81 [+35, +130] over the 128-unit
+/// network it replaced, though each node costs 1.3 times as much (shared/EXPERIMENTS.md,
+/// "The device's cores for data").
+pub const HIDDEN: usize = 256;
 /// Output buckets by the number of pieces on the board.
 pub const BUCKETS: usize = 4;
 /// Quantisation: hidden activations are in 1/QA, output weights in 1/QB.

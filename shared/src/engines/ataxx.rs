@@ -189,7 +189,7 @@ pub fn registry() -> Registry<Position> {
             name: "ab",
             about: "alpha-beta: PVS, iterative deepening, aspiration, TT, killers, history with malus, RFP, FP, \
                     log LMR, LMP, IIR, singular extensions, table cut-offs at PV nodes; eval: a learned network \
-                    (2x2 windows, 128 hidden, 4 phase buckets)",
+                    (2x2 windows, 256 hidden, 4 phase buckets)",
             features: &[
                 ("lmr", "late-move reductions (logarithmic in depth and move number, less for good history)"),
                 ("rfp", "reverse futility pruning (50 centi-pieces per ply, to 6 plies)"),
