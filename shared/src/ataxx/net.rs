@@ -93,6 +93,14 @@ const WINDOW_CORNERS: u64 = {
     corners
 };
 
+/// The top-left squares of the windows with a square that differs between `a` and `b`.
+#[inline(always)]
+fn changed_windows(a: Pieces, b: Pieces) -> u64 {
+    let changed = (a.0 .0 ^ b.0 .0) | (a.1 .0 ^ b.1 .0);
+    let across = changed | changed >> 1;
+    (across | across >> 7) & WINDOW_CORNERS
+}
+
 /// Whether the CPU runs AVX2 (a cached load after the first ask). The bots are built for
 /// any x86-64 (Botzone's machines are not known), which gives the row arithmetic 8 lanes
 /// (SSE2); a CPU with AVX2 runs the same code compiled for 16. The answer is the same
@@ -176,8 +184,8 @@ impl Network {
     /// `from` (both seen by `to`'s side to move): a child differs from its parent in a few
     /// squares, so only the windows that changed are subtracted and added (8 of the 36 on
     /// average in `make bench`'s middle-game search), not all 36 rows summed afresh. `base`
-    /// is first made for `from` if it holds another position. The same integer as
-    /// [`Network::evaluate`] of `to`.
+    /// is first remade for `from` if it holds another position ([`Network::remake`]). The
+    /// same integer as [`Network::evaluate`] of `to`.
     pub fn evaluate_from(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if has_avx2() {
@@ -195,28 +203,51 @@ impl Network {
 
     #[inline(always)]
     fn evaluate_from_portable(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
-        let ((base_own, base_opp), (own, opp)) = (from, to);
         if base.position != Some(from) {
-            features(base_own, base_opp, &mut base.inputs);
-            base.hidden = self.input_bias;
-            self.add_rows(&mut base.hidden, &base.inputs);
-            base.position = Some(from);
+            self.remake(base, from);
         }
+        let (own, opp) = to;
         let mut inputs = [0; WINDOWS];
         features(own, opp, &mut inputs);
         let mut hidden = base.hidden;
-        // The windows with a square that changed, by their top-left squares (a loop over
-        // set bits: a branch per window costs more mispredictions than the rows it skips).
-        let changed = (base_own.0 ^ own.0) | (base_opp.0 ^ opp.0);
-        let across = changed | changed >> 1;
-        let mut corners = (across | across >> 7) & WINDOW_CORNERS;
+        self.change_windows(&mut hidden, &base.inputs, &inputs, changed_windows(from, to));
+        self.output(&hidden, bucket(own.count() + opp.count()))
+    }
+
+    /// Makes `base` the hidden layer of `position`: from the position it holds where few
+    /// windows differ (mostly the grandparent: a search values a node's children from the
+    /// node, whose own parent's layer is the other recent one, seen by the other side),
+    /// else summed afresh. A window changed costs two rows, one summed afresh one, so
+    /// past half the windows summing afresh is cheaper.
+    #[inline(always)]
+    fn remake(&self, base: &mut Accumulator, position: Pieces) {
+        let mut inputs = [0; WINDOWS];
+        features(position.0, position.1, &mut inputs);
+        match base.position.map(|held| changed_windows(held, position)) {
+            Some(changed) if (changed.count_ones() as usize) < WINDOWS / 2 => {
+                self.change_windows(&mut base.hidden, &base.inputs, &inputs, changed);
+            }
+            _ => {
+                base.hidden = self.input_bias;
+                self.add_rows(&mut base.hidden, &inputs);
+            }
+        }
+        base.inputs = inputs;
+        base.position = Some(position);
+    }
+
+    /// Replaces in `hidden` the rows of `before` by those of `now` at the windows of
+    /// `corners` (their top-left squares): a loop over set bits, as a branch per window
+    /// costs more mispredictions than the rows it skips.
+    #[inline(always)]
+    fn change_windows(&self, hidden: &mut [i16; HIDDEN], before: &[u16; WINDOWS], now: &[u16; WINDOWS], corners: u64) {
+        let mut corners = corners;
         while corners != 0 {
             let sq = corners.trailing_zeros() as usize;
             corners &= corners - 1;
             let w = sq - sq / 7; // 6y + x from 7y + x
-            self.change_row(&mut hidden, base.inputs[w], inputs[w]);
+            self.change_row(hidden, before[w], now[w]);
         }
-        self.output(&hidden, bucket(own.count() + opp.count()))
     }
 
     /// Adds the rows of `inputs` to `hidden`. Wrapping, as the sums of a network within
@@ -564,6 +595,47 @@ mod tests {
             }
             p.play(moves[rng.usize(..moves.len())]);
         }
+    }
+
+    /// A hidden layer remade from the one of the position two plies back (as a search
+    /// remakes a node's from its grandparent's) gives the same values as one made afresh,
+    /// on both of `remake`'s paths: few windows changed, and more than half.
+    #[test]
+    fn a_layer_remade_from_a_grandparent_values_as_afresh() {
+        let net = random_net(11);
+        let mut rng = fastrand::Rng::with_seed(6);
+        let mut moves = Vec::new();
+        let (mut few, mut many) = (0, 0);
+        for _ in 0..40 {
+            let mut p = Position::start();
+            let side = p.to_move().other();
+            let seen = |q: &Position| (q.pieces(side), q.pieces(side.other()));
+            let mut base = Accumulator::default();
+            while p.outcome().is_none() {
+                let grandparent = seen(&p);
+                for _ in 0..2 {
+                    p.legal_moves(&mut moves);
+                    p.play(moves[rng.usize(..moves.len())]);
+                    if p.outcome().is_some() {
+                        break;
+                    }
+                }
+                if p.outcome().is_some() || p.to_move() == side {
+                    break;
+                }
+                // `base` holds the grandparent; the node's children are valued from it.
+                if base.position == Some(grandparent) {
+                    let changed = changed_windows(grandparent, seen(&p)).count_ones() as usize;
+                    *(if changed < WINDOWS / 2 { &mut few } else { &mut many }) += 1;
+                }
+                p.legal_moves(&mut moves);
+                let mut child = p.clone();
+                child.play(moves[rng.usize(..moves.len())]);
+                let (own, opp) = seen(&child);
+                assert_eq!(net.evaluate_from(&mut base, seen(&p), (own, opp)), net.evaluate(own, opp));
+            }
+        }
+        assert!(few > 100 && many > 10, "both paths taken: {few} from the grandparent, {many} afresh");
     }
 
     /// The embedded network loads and values material: on random boards where one side has
