@@ -215,9 +215,10 @@ impl Network {
     }
 
     /// Makes `base` the hidden layer of `position`: from the position it holds where few
-    /// windows differ (mostly the grandparent: a search values a node's children from the
-    /// node, whose own parent's layer is the other recent one, seen by the other side),
-    /// else summed afresh. A window changed costs two rows, one summed afresh one, so
+    /// windows differ, else summed afresh. When the search first values a node's children,
+    /// the two recent layers ([`RecentParents`]) hold the node's parent, seen by the other
+    /// side, and mostly its grandparent, seen by the same side and two moves away: that one
+    /// is replaced. A changed window costs two rows and a window summed afresh one, so
     /// past half the windows summing afresh is cheaper.
     #[inline(always)]
     fn remake(&self, base: &mut Accumulator, position: Pieces) {
