@@ -241,8 +241,13 @@ impl Network {
     /// `corners` (their top-left squares): a loop over set bits, as a branch per window
     /// costs more mispredictions than the rows it skips.
     #[inline(always)]
-    fn change_windows(&self, hidden: &mut [i16; HIDDEN], before: &[u16; WINDOWS], now: &[u16; WINDOWS], corners: u64) {
-        let mut corners = corners;
+    fn change_windows(
+        &self,
+        hidden: &mut [i16; HIDDEN],
+        before: &[u16; WINDOWS],
+        now: &[u16; WINDOWS],
+        mut corners: u64,
+    ) {
         while corners != 0 {
             let sq = corners.trailing_zeros() as usize;
             corners &= corners - 1;
