@@ -2,7 +2,8 @@
 //! ([`datagen`], in the format of [`record`]) and the trainer ([`train`]) that turns them
 //! into the network file `shared/src/ataxx/ataxx.net` (read by `botzone_games::ataxx::net`),
 //! [`dump`], records as text to compare evaluations, and [`widen`], a trained network
-//! doubled in width (same values) as the start of a wider one.
+//! doubled in width (same values) as the start of a wider one, and a widened network's
+//! copies merged with half its units drawn afresh.
 
 pub mod datagen;
 pub mod dump;

@@ -6,6 +6,8 @@
 //! `ataxx-net train --data FILE... --out NET`: a network file for `shared/src/ataxx/`.
 //! `ataxx-net dump --data FILE`: records as text (FEN, network value, search score, result).
 //! `ataxx-net widen --net NET --out WIDE`: a network of half this build's width, doubled.
+//! `ataxx-net refresh --net WIDE --out FRESH`: a widened network's copies merged, half its
+//! units drawn afresh.
 //! The commands that made the shipped network are in shared/EXPERIMENTS.md.
 
 use ataxx_net::{datagen, dump, train, widen};
@@ -112,6 +114,18 @@ enum Command {
         #[arg(long, default_value_t = usize::MAX)]
         limit: usize,
     },
+    /// Writes a widened network (`widen`, then trained) with each pair of copies merged into
+    /// one unit and the other unit of the pair drawn afresh (random input weights, output
+    /// weight 0: the merged network's values), to be fine-tuned with `train --init`.
+    Refresh {
+        #[arg(long)]
+        net: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// Seeds the new units' input weights.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Writes a network of this build's width that gives nearly the values of a network
     /// file half as wide (each unit doubled, its output weight split unevenly, a small
     /// noise on the copies' input weights), to be fine-tuned with `train --init`.
@@ -182,6 +196,10 @@ fn main() {
                 factoriser: !no_factoriser,
             })
         }
+        Command::Refresh { net, out, seed } => std::fs::read(&net)
+            .map_err(|e| format!("{}: {e}", net.display()))
+            .and_then(|bytes| widen::refresh(&bytes, seed).map_err(|e| format!("{}: {e}", net.display())))
+            .and_then(|fresh| std::fs::write(&out, fresh.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))),
         Command::Dump { data, net, every, limit } => dump::dump(&dump::DumpConfig { data, net, every, limit }),
         Command::Widen { net, out, seed, noise } => std::fs::read(&net)
             .map_err(|e| format!("{}: {e}", net.display()))

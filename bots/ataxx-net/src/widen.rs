@@ -44,6 +44,40 @@ pub fn widen(bytes: &[u8], seed: u64, noise: u8) -> Result<Network, String> {
     Ok(net)
 }
 
+/// The largest input weight of a unit drawn afresh by [`refresh`], in 1/QA: the trainer's
+/// random start (+-0.15).
+const FRESH_INPUT: i8 = 38;
+
+/// A widened network whose copies still train alike, half of it drawn afresh: each pair
+/// (unit h and unit h + `NARROW`) merged into unit h (the mean of their input weights and
+/// biases, the sum of their output weights: where the copies are alike, about the pair's
+/// value), and unit h + `NARROW` given random input weights, bias 0 and output weight 0 (so
+/// the values are the merged network's; the trainer's first steps give the new units
+/// output weights, and then their input weights a gradient). Fine-tuned with `train
+/// --init`, the new units can learn features the copies never had.
+pub fn refresh(bytes: &[u8], seed: u64) -> Result<Network, String> {
+    let mut net = Network::from_bytes(bytes)?;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mean = |a: i16, b: i16| ((i32::from(a) + i32::from(b)) as f32 / 2.0).round() as i16;
+    for row in net.input_weights.iter_mut() {
+        for h in 0..NARROW {
+            row[h] = mean(i16::from(row[h]), i16::from(row[h + NARROW])) as i8;
+            row[h + NARROW] = rng.i8(-FRESH_INPUT..=FRESH_INPUT);
+        }
+    }
+    for h in 0..NARROW {
+        net.input_bias[h] = mean(net.input_bias[h], net.input_bias[h + NARROW]);
+        net.input_bias[h + NARROW] = 0;
+    }
+    for row in net.output_weights.iter_mut() {
+        for h in 0..NARROW {
+            row[h] = row[h].saturating_add(row[h + NARROW]);
+            row[h + NARROW] = 0;
+        }
+    }
+    Ok(net)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +133,29 @@ mod tests {
         }
         assert!(moved > 0, "the noise changed nothing: the copies would train alike");
         assert!(total_off * 20 < total_size, "noise of 2/255 moved the values by {total_off} of {total_size} in all");
+    }
+
+    /// Refreshing a network widened without noise gives back the narrow network's values
+    /// exactly (its copies merge into the unit they came from, the new units weigh
+    /// nothing), with new units that are not copies.
+    #[test]
+    fn refreshing_merges_each_pair_and_draws_new_units() {
+        let bytes = random_narrow(5).to_bytes();
+        let wide = widen(&bytes, 11, 0).unwrap();
+        let fresh = refresh(&wide.to_bytes(), 12).unwrap();
+        let mut rng = fastrand::Rng::with_seed(13);
+        for _ in 0..50 {
+            let mut f = [0; WINDOWS];
+            for (w, input) in f.iter_mut().enumerate() {
+                *input = (w * STATES + rng.usize(..STATES)) as u16;
+            }
+            let b = rng.usize(..BUCKETS);
+            assert_eq!(fresh.evaluate_features(&f, b), wide.evaluate_features(&f, b));
+        }
+        let copies = (0..NARROW).filter(|&h| fresh.input_weights.iter().all(|row| row[h] == row[h + NARROW])).count();
+        assert_eq!(copies, 0, "every new unit is drawn afresh");
+        assert!(fresh.output_weights.iter().all(|row| row[NARROW..].iter().all(|&w| w == 0)));
+        assert!(refresh(b"nonsense", 1).unwrap_err().contains("magic"));
     }
 
     #[test]
