@@ -144,6 +144,18 @@ enum Command {
     },
 }
 
+/// Reads the network file `net`, makes a network of it with `make` and writes that to
+/// `out`; an error names the file it concerns.
+fn rewrite_network(
+    net: &std::path::Path,
+    out: &std::path::Path,
+    make: impl FnOnce(&[u8]) -> Result<botzone_games::ataxx::net::Network, String>,
+) -> Result<(), String> {
+    let bytes = std::fs::read(net).map_err(|e| format!("{}: {e}", net.display()))?;
+    let made = make(&bytes).map_err(|e| format!("{}: {e}", net.display()))?;
+    std::fs::write(out, made.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))
+}
+
 /// `A,B` with A <= B.
 fn number_pair(text: &str) -> Result<(usize, usize), String> {
     let parse = |s: &str| s.trim().parse::<usize>().map_err(|e| format!("{s:?}: {e}"));
@@ -196,15 +208,11 @@ fn main() {
                 factoriser: !no_factoriser,
             })
         }
-        Command::Refresh { net, out, seed } => std::fs::read(&net)
-            .map_err(|e| format!("{}: {e}", net.display()))
-            .and_then(|bytes| widen::refresh(&bytes, seed).map_err(|e| format!("{}: {e}", net.display())))
-            .and_then(|fresh| std::fs::write(&out, fresh.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))),
+        Command::Refresh { net, out, seed } => rewrite_network(&net, &out, |bytes| widen::refresh(bytes, seed)),
         Command::Dump { data, net, every, limit } => dump::dump(&dump::DumpConfig { data, net, every, limit }),
-        Command::Widen { net, out, seed, noise } => std::fs::read(&net)
-            .map_err(|e| format!("{}: {e}", net.display()))
-            .and_then(|bytes| widen::widen(&bytes, seed, noise).map_err(|e| format!("{}: {e}", net.display())))
-            .and_then(|wide| std::fs::write(&out, wide.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))),
+        Command::Widen { net, out, seed, noise } => {
+            rewrite_network(&net, &out, |bytes| widen::widen(bytes, seed, noise))
+        }
     };
     if let Err(e) = outcome {
         eprintln!("ataxx-net: {e}");

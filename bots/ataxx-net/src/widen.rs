@@ -94,6 +94,11 @@ mod tests {
         }
     }
 
+    /// A random state in each window: a position's inputs as the network reads them.
+    fn random_features(rng: &mut fastrand::Rng) -> [u16; WINDOWS] {
+        std::array::from_fn(|w| (w * STATES + rng.usize(..STATES)) as u16)
+    }
+
     #[test]
     fn the_wide_network_gives_the_narrow_ones_values_exactly_without_noise_and_nearly_with() {
         let narrow_net = random_narrow(3);
@@ -111,10 +116,7 @@ mod tests {
         assert!(split_unevenly > NARROW / 2, "the copies must differ to drift apart in training");
         for _ in 0..50 {
             // A random state in each window, a random bucket.
-            let mut f = [0; WINDOWS];
-            for (w, input) in f.iter_mut().enumerate() {
-                *input = (w * STATES + rng.usize(..STATES)) as u16;
-            }
+            let f = random_features(&mut rng);
             let b = rng.usize(..BUCKETS);
             // The narrow network's value, with the engine's integer arithmetic.
             let sum: i32 = (0..NARROW)
@@ -145,10 +147,7 @@ mod tests {
         let fresh = refresh(&wide.to_bytes(), 12).unwrap();
         let mut rng = fastrand::Rng::with_seed(13);
         for _ in 0..50 {
-            let mut f = [0; WINDOWS];
-            for (w, input) in f.iter_mut().enumerate() {
-                *input = (w * STATES + rng.usize(..STATES)) as u16;
-            }
+            let f = random_features(&mut rng);
             let b = rng.usize(..BUCKETS);
             assert_eq!(fresh.evaluate_features(&f, b), wide.evaluate_features(&f, b));
         }
