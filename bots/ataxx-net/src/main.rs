@@ -87,6 +87,10 @@ enum Command {
         /// Weight of the game's result in the target; the rest is the search score.
         #[arg(long, default_value_t = 0.5)]
         result_weight: f32,
+        /// The score half of the target as a lambda-return over the game's later search
+        /// scores (0: the position's own score; 1: the result).
+        #[arg(long, default_value_t = 0.0)]
+        td_lambda: f32,
         #[arg(long)]
         threads: Option<usize>,
         #[arg(long, default_value_t = 1)]
@@ -194,20 +198,31 @@ fn main() {
             from,
             empties,
         }),
-        Command::Train { data, out, epochs, batch, lr, result_weight, threads, seed, init, no_factoriser } => {
-            train::train(&train::TrainConfig {
-                data,
-                out,
-                epochs,
-                batch: batch.max(1),
-                lr,
-                result_weight: result_weight.clamp(0.0, 1.0),
-                threads: threads.unwrap_or_else(cores).max(1),
-                seed,
-                init,
-                factoriser: !no_factoriser,
-            })
-        }
+        Command::Train {
+            data,
+            out,
+            epochs,
+            batch,
+            lr,
+            result_weight,
+            td_lambda,
+            threads,
+            seed,
+            init,
+            no_factoriser,
+        } => train::train(&train::TrainConfig {
+            data,
+            out,
+            epochs,
+            batch: batch.max(1),
+            lr,
+            result_weight: result_weight.clamp(0.0, 1.0),
+            td_lambda: td_lambda.clamp(0.0, 1.0),
+            threads: threads.unwrap_or_else(cores).max(1),
+            seed,
+            init,
+            factoriser: !no_factoriser,
+        }),
         Command::Refresh { net, out, seed } => rewrite_network(&net, &out, |bytes| widen::refresh(bytes, seed)),
         Command::Dump { data, net, every, limit } => dump::dump(&dump::DumpConfig { data, net, every, limit }),
         Command::Widen { net, out, seed, noise } => {

@@ -23,6 +23,9 @@ pub struct TrainConfig {
     pub lr: f32,
     /// Weight of the game result in the target (the rest is the search score).
     pub result_weight: f32,
+    /// The score half of the target as a lambda-return over the game's later search
+    /// scores ([`score_targets`]); 0: the position's own score only.
+    pub td_lambda: f32,
     pub threads: usize,
     pub seed: u64,
     /// Start from this network's weights instead of random ones (fine-tuning).
@@ -217,21 +220,53 @@ fn result01(r: &Record) -> f32 {
     (f32::from(r.result) + 1.0) / 2.0
 }
 
-fn target(r: &Record, score_scale: f32, result_weight: f32) -> f32 {
-    let score = match r.score {
+/// A search score as a probability of winning for the side to move.
+fn score01(r: &Record, score_scale: f32) -> f32 {
+    match r.score {
         PROVEN => 1.0,
         s if s == -PROVEN => 0.0,
         s => sigmoid(f32::from(s) / score_scale),
-    };
-    result_weight * result01(r) + (1.0 - result_weight) * score
+    }
 }
 
-fn sample(r: &Record, symmetry: u8, score_scale: f32, result_weight: f32) -> Sample {
+/// The score half of each record's target, for records in game order (as files hold
+/// them: each game's records one ply apart, alternating sides, its last flagged): the
+/// lambda-return `G_t = (1 - lambda) v_t + lambda (1 - G_t+1)` of the search scores `v`
+/// (each the side to move's, so the next record's is turned over), the game's result
+/// after its last record. A 5,000-node score misses what the search a few plies later
+/// sees (the late middle game's surprises); the return blends those later scores in,
+/// each `lambda` times less. `lambda` 0 gives each record's own score, 1 its result.
+fn score_targets(records: &[Record], score_scale: f32, lambda: f32) -> Vec<f32> {
+    let mut targets = vec![0.0; records.len()];
+    let mut later: Option<f32> = None;
+    for (i, r) in records.iter().enumerate().rev() {
+        if r.ends_game() {
+            later = None;
+        }
+        let after = match later {
+            Some(g) => 1.0 - g,
+            None => result01(r),
+        };
+        let g = (1.0 - lambda) * score01(r, score_scale) + lambda * after;
+        targets[i] = g;
+        later = Some(g);
+    }
+    targets
+}
+
+/// A record and the score half of its target ([`score_targets`]).
+type Example = (Record, f32);
+
+fn target(r: &Record, score_target: f32, result_weight: f32) -> f32 {
+    result_weight * result01(r) + (1.0 - result_weight) * score_target
+}
+
+fn sample(&(r, score_target): &Example, symmetry: u8, result_weight: f32) -> Sample {
     let own = net::transform(r.own, symmetry);
     let opp = net::transform(r.opp, symmetry);
     let mut features = [0; WINDOWS];
     net::features(own, opp, &mut features);
-    Sample { features, bucket: net::bucket(own.count() + opp.count()), target: target(r, score_scale, result_weight) }
+    Sample { features, bucket: net::bucket(own.count() + opp.count()), target: target(&r, score_target, result_weight) }
 }
 
 /// Each batch's gradient is the sum of this many parts' whatever the threads, added in
@@ -248,24 +283,35 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
     // A position met in several games (the shards of a run, or runs, know nothing of each
     // other's) is trained on once: its first record is kept.
     let mut seen = std::collections::HashSet::with_capacity(records.len());
-    let before = records.len();
-    records.retain(|r| seen.insert((r.own.0, r.opp.0)));
+    let keep: Vec<bool> = records.iter().map(|r| seen.insert((r.own.0, r.opp.0))).collect();
     drop(seen);
-    if records.len() < before {
-        println!("{} positions met before left out", before - records.len());
+    let kept: Vec<Record> = records.iter().zip(&keep).filter(|(_, &k)| k).map(|(r, _)| *r).collect();
+    if kept.len() < records.len() {
+        println!("{} positions met before left out", records.len() - kept.len());
     }
-    if records.len() < 100 {
-        return Err(format!("only {} positions: too few to train on", records.len()));
+    if kept.len() < 100 {
+        return Err(format!("only {} positions: too few to train on", kept.len()));
     }
     // The last 2% (whole games, as files hold games in order) are held out.
-    let held = records.split_off(records.len() - (records.len() / 50).max(1));
-    let score_scale = fit_score_scale(&records);
+    let training = kept.len() - (kept.len() / 50).max(1);
+    let score_scale = fit_score_scale(&kept[..training]);
+    // The targets' score halves come from each whole game, repeats included.
+    let targets = score_targets(&records, score_scale, cfg.td_lambda);
+    drop(records);
+    let targets = targets.into_iter().zip(&keep).filter(|(_, &k)| k).map(|(t, _)| t);
+    let mut examples: Vec<Example> = kept.into_iter().zip(targets).collect();
+    let held = examples.split_off(training);
     println!(
-        "{} training positions, {} held out; score scale {score_scale} centi-pieces per logit",
-        records.len(),
-        held.len()
+        "{} training positions, {} held out; score scale {score_scale} centi-pieces per logit{}",
+        examples.len(),
+        held.len(),
+        if cfg.td_lambda > 0.0 {
+            format!("; score targets a lambda-return, lambda {}", cfg.td_lambda)
+        } else {
+            String::new()
+        }
     );
-    let held: Vec<Sample> = held.iter().map(|r| sample(r, 0, score_scale, cfg.result_weight)).collect();
+    let held: Vec<Sample> = held.iter().map(|e| sample(e, 0, cfg.result_weight)).collect();
     let mut rng = fastrand::Rng::with_seed(cfg.seed);
     let mut model = match &cfg.init {
         Some(path) => {
@@ -284,7 +330,7 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
     let (mut m1, mut m2) = (Model::zeros(), Model::zeros());
     let mut grads: Vec<Model> = (0..PARTS).map(|_| Model::zeros()).collect();
     let mut step = 0;
-    let steps_per_epoch = records.len().div_ceil(cfg.batch);
+    let steps_per_epoch = examples.len().div_ceil(cfg.batch);
     let bar = ProgressBar::new((cfg.epochs * steps_per_epoch) as u64);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} batches eta {eta} {msg}").expect("template"));
     let started = Instant::now();
@@ -299,11 +345,10 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
             } else {
                 1.0
             };
-        rng.shuffle(&mut records);
+        rng.shuffle(&mut examples);
         let mut train_loss = 0.0;
-        for batch in records.chunks(cfg.batch) {
-            let samples: Vec<Sample> =
-                batch.iter().map(|r| sample(r, rng.u8(..8), score_scale, cfg.result_weight)).collect();
+        for batch in examples.chunks(cfg.batch) {
+            let samples: Vec<Sample> = batch.iter().map(|e| sample(e, rng.u8(..8), cfg.result_weight)).collect();
             // The batch in PARTS parts whatever the threads, their gradients added in order.
             let per_part = samples.len().div_ceil(PARTS);
             let threads = cfg.threads.clamp(1, PARTS);
@@ -354,7 +399,7 @@ pub fn train(cfg: &TrainConfig) -> Result<(), String> {
             println!(
                 "epoch {}: lr {lr:.5} train loss {:.5} held-out loss {held_loss:.5} ({:.0} s)",
                 epoch + 1,
-                train_loss / records.len() as f32,
+                train_loss / examples.len() as f32,
                 started.elapsed().as_secs_f64()
             )
         });
@@ -418,6 +463,39 @@ mod tests {
     use botzone_games::ataxx::Bitboard;
 
     #[test]
+    fn score_targets_run_from_each_records_score_to_its_games_result() {
+        // Two games in file order: the first of three records (its mover wins), the
+        // second of two (a draw). Scores at the scale give sigmoid(+-1), or proven.
+        let rec = |score: i16, result: i8, last: bool| Record {
+            own: Bitboard(1),
+            opp: Bitboard(2),
+            score,
+            result,
+            flags: if last { crate::record::GAME_END } else { 0 },
+        };
+        let records =
+            [rec(100, 1, false), rec(-100, -1, false), rec(PROVEN, 1, true), rec(100, 0, false), rec(0, 0, true)];
+        let scale = 100.0;
+        let own: Vec<f32> = records.iter().map(|r| score01(r, scale)).collect();
+        assert_eq!(score_targets(&records, scale, 0.0), own, "lambda 0: each record's own score");
+        let results: Vec<f32> = records.iter().map(result01).collect();
+        assert_eq!(score_targets(&records, scale, 1.0), results, "lambda 1: the game's result");
+        // lambda 1/2 by hand, from each game's end: G = v/2 + (1 - G_next)/2, and after
+        // a game's last record its result.
+        let s = sigmoid(1.0);
+        let g2 = 0.5 * 1.0 + 0.5 * 1.0;
+        let g1 = 0.5 * (1.0 - s) + 0.5 * (1.0 - g2);
+        let g0 = 0.5 * s + 0.5 * (1.0 - g1);
+        let g4 = 0.5 * 0.5 + 0.5 * 0.5;
+        let g3 = 0.5 * s + 0.5 * (1.0 - g4);
+        let half = score_targets(&records, scale, 0.5);
+        for (got, want) in half.iter().zip([g0, g1, g2, g3, g4]) {
+            assert!((got - want).abs() < 1e-6, "{half:?}");
+        }
+        assert!(half[0] > own[0], "the first game's mover wins: its later scores raise its target");
+    }
+
+    #[test]
     fn a_network_read_back_into_floats_quantises_to_itself() {
         // Fine-tuning (`--init`) starts from the floats of a network file; they must be
         // that network exactly, or a run with no training would already change it.
@@ -470,7 +548,7 @@ mod tests {
         let mut acc = [0.0; HIDDEN];
         let mut moved = 0;
         for (own, opp) in [(0x41, 0x1_0000_0000_0040), (0x0f0f_0000, 0xf0_0000_00f0), (0x3, 0x1_8000_0000_0000)] {
-            let s = sample(&record(own, opp), 0, 400.0, 0.5);
+            let s = sample(&(record(own, opp), 0.5), 0, 0.5);
             let float = model.forward(&s.features, s.bucket, &mut acc) * SCALE as f32;
             let int = network.evaluate_features(&s.features, s.bucket) as f32;
             assert!((float - int).abs() < 5.0, "{float} vs {int}");
