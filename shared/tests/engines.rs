@@ -102,3 +102,22 @@ fn a_finished_game_says_why_it_ended_and_a_running_one_says_nothing() {
         assert!(why.starts_with("every edge drawn; boxes red"), "{why}");
     }
 }
+
+#[test]
+fn ataxx_search_numbers_are_set_by_name_and_unknown_names_refused() {
+    use botzone_games::engines::ataxx::SearchParams;
+    let mut p = SearchParams::DEFAULT;
+    for (i, name) in SearchParams::NAMES.iter().enumerate() {
+        let before = p.get(name).expect("a named number");
+        let value = before + 3.0 + i as f64;
+        p.set(name, value).expect("a named number");
+        let got = p.get(name).expect("a named number");
+        assert!((got - value).abs() < 1e-5, "{name}: set {value}, got {got}");
+    }
+    assert_ne!(p, SearchParams::DEFAULT);
+    // Integers round to the nearest; the reductions' numbers are floats.
+    p.set("rfp-margin", 61.6).unwrap();
+    assert_eq!(p.rfp_margin, 62);
+    assert!(p.set("lmr", 1.0).is_err());
+    assert_eq!(p.get("lmr"), None);
+}

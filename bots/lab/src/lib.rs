@@ -3,10 +3,10 @@
 //! through the judge (`arena`); nothing here is needed to play a game.
 //!
 //! One module per experiment (the `experiments` binary's subcommands): [`mmcts`] (seed
-//! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`overrun`] (time
-//! safety), [`dots_solver`] and [`nogo_solver`] (the endgame solvers on logged games), [`nogo_value`]
-//! (a learned NoGo value fitted to logged games' winners), and
-//! [`figures`] (every SVG in shared/figures from its CSV).
+//! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`spsa`] (Ataxx's
+//! search numbers tuned), [`overrun`] (time safety), [`dots_solver`] and [`nogo_solver`]
+//! (the endgame solvers on logged games), [`nogo_value`] (a learned NoGo value fitted to
+//! logged games' winners), and [`figures`] (every SVG in shared/figures from its CSV).
 
 pub mod dots_solver;
 pub mod figures;
@@ -18,4 +18,5 @@ pub mod nogo_value;
 pub mod overrun;
 pub mod paper_games;
 pub mod parallel;
+pub mod spsa;
 pub mod texel;

@@ -139,16 +139,90 @@ impl Features for Board {
     }
 }
 
+/// The numbers of `ab`'s search that tuning moves (`experiments ataxx-spsa`); the rest of
+/// its settings are switches and depths. [`SearchParams::DEFAULT`] is what the bot plays.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchParams {
+    /// Reverse futility pruning's margin per ply (centi-pieces).
+    pub rfp_margin: i32,
+    /// Futility pruning's margin: `fp_base + fp_per_ply * depth`.
+    pub fp_base: i32,
+    pub fp_per_ply: i32,
+    /// Late-move reductions: `lmr_base + lmr_scale * ln(depth) * ln(move number)` plies,
+    /// a ply less (more) per `lmr_history_divisor` of good (bad) history.
+    pub lmr_base: f32,
+    pub lmr_scale: f32,
+    pub lmr_history_divisor: i32,
+    /// The aspiration window's first half-width.
+    pub aspiration_delta: i32,
+}
+
+impl SearchParams {
+    pub const DEFAULT: SearchParams = SearchParams {
+        rfp_margin: 50,
+        fp_base: 160,
+        fp_per_ply: 80,
+        lmr_base: 0.8,
+        lmr_scale: 0.4,
+        lmr_history_divisor: 12288,
+        aspiration_delta: 16,
+    };
+
+    /// The names [`SearchParams::get`] and [`SearchParams::set`] know, in this order.
+    pub const NAMES: [&'static str; 7] =
+        ["rfp-margin", "fp-base", "fp-per-ply", "lmr-base", "lmr-scale", "lmr-history-divisor", "aspiration-delta"];
+
+    pub fn get(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "rfp-margin" => f64::from(self.rfp_margin),
+            "fp-base" => f64::from(self.fp_base),
+            "fp-per-ply" => f64::from(self.fp_per_ply),
+            "lmr-base" => f64::from(self.lmr_base),
+            "lmr-scale" => f64::from(self.lmr_scale),
+            "lmr-history-divisor" => f64::from(self.lmr_history_divisor),
+            "aspiration-delta" => f64::from(self.aspiration_delta),
+            _ => return None,
+        })
+    }
+
+    /// Sets `name` to `value` (rounded where the number is an integer).
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let int = value.round() as i32;
+        match name {
+            "rfp-margin" => self.rfp_margin = int,
+            "fp-base" => self.fp_base = int,
+            "fp-per-ply" => self.fp_per_ply = int,
+            "lmr-base" => self.lmr_base = value as f32,
+            "lmr-scale" => self.lmr_scale = value as f32,
+            "lmr-history-divisor" => self.lmr_history_divisor = int.max(1),
+            "aspiration-delta" => self.aspiration_delta = int.max(1),
+            _ => return Err(format!("{name:?} is not a search parameter (known: {})", Self::NAMES.join(", "))),
+        }
+        Ok(())
+    }
+}
+
 /// The search settings of `ab`, less the features in `without`.
 pub fn ab_config(without: &Without) -> AlphaBetaConfig {
+    ab_config_with(without, &SearchParams::DEFAULT)
+}
+
+/// [`ab_config`] with other numbers.
+pub fn ab_config_with(without: &Without, params: &SearchParams) -> AlphaBetaConfig {
     let on = |feature: &str| !without.has(feature);
+    let p = params;
     AlphaBetaConfig {
         name: "ab",
-        aspiration: Some(Aspiration { min_depth: 7, delta: 16, reduce_on_fail_high: true })
+        aspiration: Some(Aspiration { min_depth: 7, delta: p.aspiration_delta, reduce_on_fail_high: true })
             .filter(|_| on("aspiration")),
-        reverse_futility: Some(ReverseFutility { margin: 50, max_depth: 6 }).filter(|_| on("rfp")),
-        futility: Some(Futility { max_depth: 6, min_moves: 3, base: 160, per_ply: 80 }).filter(|_| on("fp")),
-        reductions: if on("lmr") { Reductions::Logarithmic { base: 0.8, scale: 0.4 } } else { Reductions::Off },
+        reverse_futility: Some(ReverseFutility { margin: p.rfp_margin, max_depth: 6 }).filter(|_| on("rfp")),
+        futility: Some(Futility { max_depth: 6, min_moves: 3, base: p.fp_base, per_ply: p.fp_per_ply })
+            .filter(|_| on("fp")),
+        reductions: if on("lmr") {
+            Reductions::Logarithmic { base: p.lmr_base, scale: p.lmr_scale, history_divisor: p.lmr_history_divisor }
+        } else {
+            Reductions::Off
+        },
         // Jumps that turn no piece come last in the order; past the first two moves they
         // are skipped at any depth (in the middle game nearly every useful jump captures).
         late_move_pruning: Some(LateMovePruning { max_depth: i32::MAX, min_moves: 2, per_ply: 0 })

@@ -28,6 +28,10 @@
 //! self-play of the `ab` engine from random openings, then a logistic fit of the game
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
 //!
+//! `experiments ataxx-spsa [--pairs N] [--nodes N] [--threads N] [--start name=value,...]`:
+//! tunes the numbers of Ataxx's `ab` search by SPSA over game pairs in-process
+//! (`lab::spsa`); prints them as it goes.
+//!
 //! `experiments dots-solver --log GAMES.jsonl [--undrawn 36,38,40] [--cap-s 20] [--each] [--verdict]`:
 //! the Pencil solver's time and nodes on the positions of logged arena games with that many
 //! undrawn edges (real middle games, unlike the bench's random ones); the exact value, or
@@ -52,6 +56,7 @@
 
 use arena::games::GameName;
 use arena::with_game;
+use botzone_games::engines::ataxx::SearchParams;
 use botzone_games::engines::Without;
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
@@ -61,6 +66,7 @@ use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
+use lab::spsa::{spsa, SpsaConfig};
 use lab::texel::texel;
 
 #[derive(Parser)]
@@ -328,6 +334,31 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Tunes the numbers of Ataxx's `ab` search by SPSA: game pairs in-process at a fixed
+    /// number of nodes a move; prints the numbers as the run goes (`lab::spsa`).
+    AtaxxSpsa {
+        /// Game pairs (steps).
+        #[arg(long, default_value_t = 2000)]
+        pairs: u64,
+        /// Alpha-beta nodes per move.
+        #[arg(long, default_value_t = 30000)]
+        nodes: u64,
+        /// Random plies that open each pair's games.
+        #[arg(long, default_value_t = 4)]
+        opening_plies: usize,
+        /// The learning rate at the run's end, per unit of a number's `c_end`.
+        #[arg(long, default_value_t = 0.02)]
+        r_end: f64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 50)]
+        report_every: u64,
+        /// Start from these numbers instead of the bot's (`name=value`, comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        start: Vec<String>,
+    },
 }
 
 fn main() {
@@ -348,6 +379,15 @@ fn main() {
         Command::Texel { games, nodes, seed } => {
             texel(games, nodes, seed);
             Ok(())
+        }
+        Command::AtaxxSpsa { pairs, nodes, opening_plies, r_end, threads, seed, report_every, start } => {
+            search_params(&start).map(|start| {
+                let config = SpsaConfig { pairs, nodes, opening_plies, threads, seed, r_end, report_every, start };
+                let tuned = spsa(&config);
+                let names = SearchParams::NAMES.iter();
+                let values = names.map(|n| format!("{n}={}", tuned.get(n).expect("a known number")));
+                println!("tuned: {}", values.collect::<Vec<_>>().join(","));
+            })
         }
         Command::MmctsPaper { games, variants, sigmas, opponents, iterations, per_cell, jobs, csv } => {
             let mut cells = Vec::new();
@@ -403,4 +443,15 @@ fn main() {
         eprintln!("experiments: {e}");
         std::process::exit(2);
     }
+}
+
+/// The bot's search numbers with `name=value` settings applied.
+fn search_params(settings: &[String]) -> Result<SearchParams, String> {
+    let mut params = SearchParams::DEFAULT;
+    for setting in settings {
+        let (name, value) = setting.split_once('=').ok_or_else(|| format!("{setting:?}: expected name=value"))?;
+        let value: f64 = value.trim().parse().map_err(|_| format!("{setting:?}: the value is not a number"))?;
+        params.set(name.trim(), value)?;
+    }
+    Ok(params)
 }

@@ -170,11 +170,13 @@ pub struct LateMovePruning {
 pub enum Reductions {
     Off,
     /// `base + scale * ln(depth) * ln(move number)` plies from the 3rd move at depth >= 3,
-    /// a ply less at PV nodes, less for moves with a good history (more for a bad one),
+    /// a ply less at PV nodes, less for moves with a good history (more for a bad one: a
+    /// ply per `history_divisor` of the bounded history, which lies within +-16384),
     /// never into the leaves.
     Logarithmic {
         base: f32,
         scale: f32,
+        history_divisor: i32,
     },
 }
 
@@ -260,7 +262,7 @@ pub struct AlphaBeta<G: Game, E: Evaluator<G>> {
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     pub fn new(config: AlphaBetaConfig, eval: E) -> Self {
         let lmr_table = match config.reductions {
-            Reductions::Logarithmic { base, scale } => (0..LMR_TABLE)
+            Reductions::Logarithmic { base, scale, .. } => (0..LMR_TABLE)
                 .map(|depth| {
                     std::array::from_fn(|n| {
                         let plies = base + scale * (depth.max(1) as f32).ln() * (n.max(1) as f32).ln();
@@ -594,12 +596,12 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         match self.config.reductions {
             Reductions::Off => 0,
             Reductions::Logarithmic { .. } if depth < 3 || i < 2 => 0,
-            Reductions::Logarithmic { .. } => {
+            Reductions::Logarithmic { history_divisor, .. } => {
                 let table = self.lmr_table[(depth as usize).min(LMR_TABLE - 1)][(i + 1).min(LMR_TABLE - 1)];
                 // Only the bounded history (with malus) has a known scale; the unbounded
                 // depth^2 sums would switch reductions off for any move often good.
                 let history = if self.config.history_malus {
-                    self.history[Self::history_slot(side, mv)] / (HISTORY_MAX * 3 / 4)
+                    self.history[Self::history_slot(side, mv)] / history_divisor.max(1)
                 } else {
                     0
                 };
@@ -1002,8 +1004,10 @@ mod tests {
 
     #[test]
     fn logarithmic_reductions_grow_with_depth_and_move_number_and_never_reach_the_leaves() {
-        let config =
-            AlphaBetaConfig { reductions: Reductions::Logarithmic { base: 0.8, scale: 0.4 }, ..AlphaBetaConfig::EXACT };
+        let config = AlphaBetaConfig {
+            reductions: Reductions::Logarithmic { base: 0.8, scale: 0.4, history_divisor: 12288 },
+            ..AlphaBetaConfig::EXACT
+        };
         let ab = AlphaBeta::new(config, Flat);
         let mv = Move { from: 0, to: 1 };
         assert_eq!(ab.reduction(2, 40, false, Player::First, mv), 0, "none below depth 3");
@@ -1022,7 +1026,7 @@ mod tests {
 
     #[test]
     fn good_history_reduces_less_only_where_the_history_is_bounded() {
-        let log = Reductions::Logarithmic { base: 0.8, scale: 0.4 };
+        let log = Reductions::Logarithmic { base: 0.8, scale: 0.4, history_divisor: 12288 };
         let mv = Move { from: 0, to: 1 };
         for history_malus in [false, true] {
             let config = AlphaBetaConfig { reductions: log, history_malus, ..AlphaBetaConfig::EXACT };

@@ -1,0 +1,26 @@
+use botzone_games::engines::ataxx::SearchParams;
+use lab::spsa::{spsa, SpsaConfig};
+
+fn run(seed: u64) -> SearchParams {
+    let config = SpsaConfig {
+        pairs: 3,
+        nodes: 300,
+        opening_plies: 4,
+        threads: 1,
+        seed,
+        r_end: 0.05,
+        report_every: 1000,
+        start: SearchParams::DEFAULT,
+    };
+    spsa(&config)
+}
+
+#[test]
+fn a_one_thread_spsa_run_is_the_same_run_for_the_same_seed() {
+    let first = run(7);
+    assert_eq!(first, run(7));
+    // Three pairs of games at 300 nodes each run: in five runs some pair is decided (a
+    // pair split 1-1 moves nothing), and the numbers move.
+    let moved = (1..=5).map(run).filter(|p| *p != SearchParams::DEFAULT).count();
+    assert!(moved > 0, "no run of five moved a number");
+}
