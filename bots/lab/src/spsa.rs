@@ -12,6 +12,10 @@
 //! on the machine's load, and with one thread it is the same run on any machine. With
 //! more threads each worker takes the next step and applies its result when its pair ends
 //! (the asynchronous SPSA of engine testers): the run then depends on the threads' timing.
+//! A fixed number of nodes does not charge a change for what its nodes cost: a set found
+//! so must still win at equal time (the first run's set scored +21 at its 60,000 nodes and
+//! -7 at 100 ms, its nodes 8% dearer; shared/EXPERIMENTS.md, "The search's numbers tuned
+//! by SPSA").
 
 use crate::in_process::play_out;
 use botzone_games::ataxx::Position;

@@ -1,5 +1,5 @@
 use botzone_games::engines::ataxx::SearchParams;
-use lab::spsa::{spsa, SpsaConfig};
+use lab::spsa::{spsa, SpsaConfig, TUNED};
 
 fn run(seed: u64) -> SearchParams {
     let config = SpsaConfig {
@@ -23,4 +23,13 @@ fn a_one_thread_spsa_run_is_the_same_run_for_the_same_seed() {
     // pair split 1-1 moves nothing), and the numbers move.
     let moved = (1..=5).map(run).filter(|p| *p != SearchParams::DEFAULT).count();
     assert!(moved > 0, "no run of five moved a number");
+}
+
+#[test]
+fn spsa_tunes_every_search_number_by_its_name() {
+    assert!(TUNED.iter().map(|t| t.name).eq(SearchParams::NAMES), "TUNED and SearchParams::NAMES differ");
+    for t in &TUNED {
+        let default = SearchParams::DEFAULT.get(t.name).expect("a named number");
+        assert!(t.min <= default && default <= t.max, "{}: the bot's {default} outside its bounds", t.name);
+    }
 }
