@@ -8,14 +8,15 @@
 //! k)^0.602`, with `c` and `a` set so that the last step perturbs a number by its
 //! `c_end` and moves it by `r_end * c_end` per unit of result).
 //!
-//! Games are played in-process at a fixed number of nodes a move, so a run does not depend
-//! on the machine's load, and with one thread it is the same run on any machine. With
-//! more threads each worker takes the next step and applies its result when its pair ends
-//! (the asynchronous SPSA of engine testers): the run then depends on the threads' timing.
-//! A fixed number of nodes does not charge a change for what its nodes cost: a set found
-//! so must still win at equal time (the first run's set scored +21 at its 60,000 nodes and
-//! -7 at 100 ms, its nodes 8% dearer; shared/EXPERIMENTS.md, "The search's numbers tuned
-//! by SPSA").
+//! Games are played in-process, at a fixed number of nodes a move or at a fixed time.
+//! Fixed nodes do not depend on the machine's load, and with one thread such a run is the
+//! same run on any machine; but they do not charge a change for what its nodes cost, so a
+//! set found so must still win at equal time (the first run's set scored +21 at its 60,000
+//! nodes and -7 at 100 ms, its nodes 8% dearer; shared/EXPERIMENTS.md, "The search's
+//! numbers tuned by SPSA"). A fixed time (`ms`) charges it, at the price of a run that
+//! needs a core per thread and nothing else running. With more threads each worker takes
+//! the next step and applies its result when its pair ends (the asynchronous SPSA of
+//! engine testers): the run then depends on the threads' timing.
 
 use crate::in_process::play_out;
 use botzone_games::ataxx::Position;
@@ -23,9 +24,9 @@ use botzone_games::engines::ataxx::{ab_config_with, AtaxxEval, SearchParams};
 use botzone_games::engines::{OnModel, Without};
 use botzone_games::game::Game;
 use botzone_games::search::alphabeta::AlphaBeta;
-use botzone_games::search::{Budget, Engine};
+use botzone_games::search::{Budget, Deadline, Engine};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A number SPSA moves: its bounds, and the perturbation of the run's last step.
 pub struct Tuned {
@@ -54,8 +55,10 @@ const GAMMA: f64 = 0.101;
 pub struct SpsaConfig {
     /// Game pairs (steps) in the run.
     pub pairs: u64,
-    /// Alpha-beta nodes per move, for both sides.
+    /// Alpha-beta nodes per move, for both sides (unless `ms` is set).
     pub nodes: u64,
+    /// Milliseconds per move, for both sides, in place of `nodes`.
+    pub ms: Option<u64>,
     /// Random plies that open each pair's games.
     pub opening_plies: usize,
     pub threads: usize,
@@ -88,9 +91,13 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
     let theta = TUNED.iter().map(|t| config.start.get(t.name).expect("a known number")).collect();
     let state = Mutex::new(State { theta, next_pair: 1, done: 0, result_sum: 0 });
     let started = Instant::now();
+    let per_move = match config.ms {
+        Some(ms) => format!("{ms} ms"),
+        None => format!("{} nodes", config.nodes),
+    };
     println!(
-        "SPSA: {} pairs at {} nodes a move, {} random plies, r_end {}, {} threads, seed {}",
-        config.pairs, config.nodes, config.opening_plies, config.r_end, config.threads, config.seed
+        "SPSA: {} pairs at {per_move} a move, {} random plies, r_end {}, {} threads, seed {}",
+        config.pairs, config.opening_plies, config.r_end, config.threads, config.seed
     );
     println!("start: {}", describe(&state.lock().expect("state").theta));
     std::thread::scope(|scope| {
@@ -155,7 +162,10 @@ fn play_pair(upper: &SearchParams, lower: &SearchParams, config: &SpsaConfig, rn
     for upper_first in [true, false] {
         let (u, l) = (engine(upper), engine(lower));
         let mut players = if upper_first { [u, l] } else { [l, u] };
-        let first = play_out(&start, &mut players, |_| Budget::iterations(config.nodes));
+        let first = play_out(&start, &mut players, |_| match config.ms {
+            Some(ms) => Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms))),
+            None => Budget::iterations(config.nodes),
+        });
         let upper_reward = if upper_first { first } else { 1.0 - first };
         result += match upper_reward {
             r if r > 0.75 => 1,

@@ -5,6 +5,7 @@ fn run(seed: u64) -> SearchParams {
     let config = SpsaConfig {
         pairs: 3,
         nodes: 300,
+        ms: None,
         opening_plies: 4,
         threads: 1,
         seed,
@@ -31,5 +32,25 @@ fn spsa_tunes_every_search_number_by_its_name() {
     for t in &TUNED {
         let default = SearchParams::DEFAULT.get(t.name).expect("a named number");
         assert!(t.min <= default && default <= t.max, "{}: the bot's {default} outside its bounds", t.name);
+    }
+}
+
+#[test]
+fn a_timed_spsa_run_plays_its_pairs_and_keeps_the_numbers_in_their_bounds() {
+    let config = SpsaConfig {
+        pairs: 2,
+        nodes: 0,
+        ms: Some(2),
+        opening_plies: 30,
+        threads: 1,
+        seed: 3,
+        r_end: 0.5,
+        report_every: 1,
+        start: SearchParams::DEFAULT,
+    };
+    let tuned = spsa(&config);
+    for t in &TUNED {
+        let v = tuned.get(t.name).expect("a named number");
+        assert!(t.min <= v && v <= t.max, "{}: {v} outside [{}, {}]", t.name, t.min, t.max);
     }
 }

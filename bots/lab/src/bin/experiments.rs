@@ -28,7 +28,7 @@
 //! self-play of the `ab` engine from random openings, then a logistic fit of the game
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
 //!
-//! `experiments ataxx-spsa [--pairs N] [--nodes N] [--threads N] [--start name=value,...]`:
+//! `experiments ataxx-spsa [--pairs N] [--nodes N | --ms MS] [--threads N] [--start name=value,...]`:
 //! tunes the numbers of Ataxx's `ab` search by SPSA over game pairs in-process
 //! (`lab::spsa`); prints them as it goes.
 //!
@@ -335,7 +335,8 @@ enum Command {
         seed: u64,
     },
     /// Tunes the numbers of Ataxx's `ab` search by SPSA: game pairs in-process at a fixed
-    /// number of nodes a move; prints the numbers as the run goes (`lab::spsa`).
+    /// number of nodes or a fixed time a move; prints the numbers as the run goes
+    /// (`lab::spsa`).
     AtaxxSpsa {
         /// Game pairs (steps).
         #[arg(long, default_value_t = 2000)]
@@ -343,6 +344,10 @@ enum Command {
         /// Alpha-beta nodes per move.
         #[arg(long, default_value_t = 30000)]
         nodes: u64,
+        /// Milliseconds per move instead of nodes: equal time charges what a change's
+        /// nodes cost (one core per thread, nothing else running).
+        #[arg(long, conflicts_with = "nodes")]
+        ms: Option<u64>,
         /// Random plies that open each pair's games.
         #[arg(long, default_value_t = 4)]
         opening_plies: usize,
@@ -380,9 +385,9 @@ fn main() {
             texel(games, nodes, seed);
             Ok(())
         }
-        Command::AtaxxSpsa { pairs, nodes, opening_plies, r_end, threads, seed, report_every, start } => {
+        Command::AtaxxSpsa { pairs, nodes, ms, opening_plies, r_end, threads, seed, report_every, start } => {
             search_params(&start).map(|start| {
-                let config = SpsaConfig { pairs, nodes, opening_plies, threads, seed, r_end, report_every, start };
+                let config = SpsaConfig { pairs, nodes, ms, opening_plies, threads, seed, r_end, report_every, start };
                 let tuned = spsa(&config);
                 let names = SearchParams::NAMES.iter();
                 let values = names.map(|n| format!("{n}={}", tuned.get(n).expect("a known number")));
