@@ -115,9 +115,12 @@ fn ataxx_search_numbers_are_set_by_name_and_unknown_names_refused() {
         assert!((got - value).abs() < 1e-5, "{name}: set {value}, got {got}");
     }
     assert_ne!(p, SearchParams::DEFAULT);
-    // Integers round to the nearest; the reductions' numbers are floats.
+    // Integers round to the nearest; the reductions' numbers are floats; a depth or a
+    // count is at least 1.
     p.set("rfp-margin", 61.6).unwrap();
     assert_eq!(p.rfp_margin, 62);
+    p.set("singular-min-depth", -2.0).unwrap();
+    assert_eq!(p.singular_min_depth, 1);
     assert!(p.set("lmr", 1.0).is_err());
     assert_eq!(p.get("lmr"), None);
 }

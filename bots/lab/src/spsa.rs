@@ -38,16 +38,34 @@ pub struct Tuned {
     pub c_end: f64,
 }
 
-/// Every number of [`SearchParams`], in its order.
-pub const TUNED: [Tuned; 7] = [
+/// Every number of [`SearchParams`], in its order. A depth or a count moves by whole
+/// steps: its perturbation of 1 (or more) rounds to a real change on each side.
+pub const TUNED: [Tuned; 15] = [
     Tuned { name: "rfp-margin", min: 10.0, max: 200.0, c_end: 10.0 },
+    Tuned { name: "rfp-max-depth", min: 1.0, max: 12.0, c_end: 1.0 },
     Tuned { name: "fp-base", min: 0.0, max: 500.0, c_end: 30.0 },
     Tuned { name: "fp-per-ply", min: 10.0, max: 300.0, c_end: 15.0 },
+    Tuned { name: "fp-max-depth", min: 1.0, max: 12.0, c_end: 1.0 },
+    Tuned { name: "fp-min-moves", min: 1.0, max: 12.0, c_end: 1.0 },
     Tuned { name: "lmr-base", min: -0.5, max: 2.5, c_end: 0.15 },
     Tuned { name: "lmr-scale", min: 0.1, max: 1.2, c_end: 0.06 },
     Tuned { name: "lmr-history-divisor", min: 2048.0, max: 65536.0, c_end: 2500.0 },
+    Tuned { name: "lmp-min-moves", min: 1.0, max: 12.0, c_end: 1.0 },
+    Tuned { name: "iir-depth", min: 2.0, max: 10.0, c_end: 1.0 },
+    Tuned { name: "singular-min-depth", min: 3.0, max: 14.0, c_end: 1.0 },
+    Tuned { name: "singular-depth-margin", min: 1.0, max: 6.0, c_end: 1.0 },
     Tuned { name: "aspiration-delta", min: 4.0, max: 80.0, c_end: 4.0 },
+    Tuned { name: "aspiration-min-depth", min: 1.0, max: 14.0, c_end: 1.0 },
 ];
+
+/// The numbers of [`TUNED`] named in `names`, in `TUNED`'s order; all of them for none.
+pub fn tuned_by_name(names: &[String]) -> Result<Vec<&'static Tuned>, String> {
+    if let Some(unknown) = names.iter().find(|n| !TUNED.iter().any(|t| t.name == n.as_str())) {
+        let known: Vec<_> = TUNED.iter().map(|t| t.name).collect();
+        return Err(format!("{unknown:?} is not a search number (known: {})", known.join(", ")));
+    }
+    Ok(TUNED.iter().filter(|t| names.is_empty() || names.iter().any(|n| n == t.name)).collect())
+}
 
 const ALPHA: f64 = 0.602;
 const GAMMA: f64 = 0.101;
@@ -69,6 +87,8 @@ pub struct SpsaConfig {
     /// Print the numbers every this many pairs.
     pub report_every: u64,
     pub start: SearchParams,
+    /// The numbers moved (the others stay at `start`): fewer numbers, less noise in each.
+    pub tuned: Vec<&'static Tuned>,
 }
 
 /// Where the run stands: the numbers as floats (rounded only when a game is played).
@@ -86,9 +106,9 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
     let n = config.pairs.max(1) as f64;
     let big_a = 0.1 * n;
     // Per number: c, and a so that a_N / c_N = r_end * c_end.
-    let c: Vec<f64> = TUNED.iter().map(|t| t.c_end * n.powf(GAMMA)).collect();
-    let a: Vec<f64> = TUNED.iter().map(|t| config.r_end * t.c_end * t.c_end * (big_a + n).powf(ALPHA)).collect();
-    let theta = TUNED.iter().map(|t| config.start.get(t.name).expect("a known number")).collect();
+    let c: Vec<f64> = config.tuned.iter().map(|t| t.c_end * n.powf(GAMMA)).collect();
+    let a: Vec<f64> = config.tuned.iter().map(|t| config.r_end * t.c_end * t.c_end * (big_a + n).powf(ALPHA)).collect();
+    let theta = config.tuned.iter().map(|t| config.start.get(t.name).expect("a known number")).collect();
     let state = Mutex::new(State { theta, next_pair: 1, done: 0, result_sum: 0 });
     let started = Instant::now();
     let per_move = match config.ms {
@@ -99,7 +119,7 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
         "SPSA: {} pairs at {per_move} a move, {} random plies, r_end {}, {} threads, seed {}",
         config.pairs, config.opening_plies, config.r_end, config.threads, config.seed
     );
-    println!("start: {}", describe(&state.lock().expect("state").theta));
+    println!("start: {}", describe(&config.tuned, &state.lock().expect("state").theta));
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| loop {
@@ -112,11 +132,11 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
                     (s.next_pair - 1, s.theta.clone())
                 };
                 let mut rng = fastrand::Rng::with_seed(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k);
-                let signs: Vec<f64> = TUNED.iter().map(|_| if rng.bool() { 1.0 } else { -1.0 }).collect();
+                let signs: Vec<f64> = config.tuned.iter().map(|_| if rng.bool() { 1.0 } else { -1.0 }).collect();
                 let ck: Vec<f64> = c.iter().map(|c| c / (k as f64).powf(GAMMA)).collect();
                 let moved = |direction: f64| {
                     let mut p = config.start;
-                    for (i, t) in TUNED.iter().enumerate() {
+                    for (i, t) in config.tuned.iter().enumerate() {
                         let v = (theta[i] + direction * ck[i] * signs[i]).clamp(t.min, t.max);
                         p.set(t.name, v).expect("a known number");
                     }
@@ -124,7 +144,7 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
                 };
                 let result = play_pair(&moved(1.0), &moved(-1.0), config, &mut rng);
                 let mut s = state.lock().expect("state");
-                for (i, t) in TUNED.iter().enumerate() {
+                for (i, t) in config.tuned.iter().enumerate() {
                     let ak = a[i] / (big_a + k as f64).powf(ALPHA);
                     s.theta[i] = (s.theta[i] + ak / ck[i] * f64::from(result) * signs[i]).clamp(t.min, t.max);
                 }
@@ -136,7 +156,7 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
                         s.done,
                         started.elapsed().as_secs_f64(),
                         s.result_sum,
-                        describe(&s.theta)
+                        describe(&config.tuned, &s.theta)
                     );
                 }
             });
@@ -144,14 +164,14 @@ pub fn spsa(config: &SpsaConfig) -> SearchParams {
     });
     let theta = state.into_inner().expect("state").theta;
     let mut tuned = config.start;
-    for (t, &v) in TUNED.iter().zip(&theta) {
+    for (t, &v) in config.tuned.iter().zip(&theta) {
         tuned.set(t.name, v).expect("a known number");
     }
     tuned
 }
 
-fn describe(theta: &[f64]) -> String {
-    TUNED.iter().zip(theta).map(|(t, v)| format!("{}={:.3}", t.name, v)).collect::<Vec<_>>().join(" ")
+fn describe(tuned: &[&Tuned], theta: &[f64]) -> String {
+    tuned.iter().zip(theta).map(|(t, v)| format!("{}={:.3}", t.name, v)).collect::<Vec<_>>().join(" ")
 }
 
 /// Wins less losses of `upper` in two games against `lower` from one random opening,

@@ -1,5 +1,5 @@
 use botzone_games::engines::ataxx::SearchParams;
-use lab::spsa::{spsa, SpsaConfig, TUNED};
+use lab::spsa::{spsa, tuned_by_name, SpsaConfig, TUNED};
 
 fn run(seed: u64) -> SearchParams {
     let config = SpsaConfig {
@@ -12,6 +12,7 @@ fn run(seed: u64) -> SearchParams {
         r_end: 0.05,
         report_every: 1000,
         start: SearchParams::DEFAULT,
+        tuned: TUNED.iter().collect(),
     };
     spsa(&config)
 }
@@ -47,10 +48,44 @@ fn a_timed_spsa_run_plays_its_pairs_and_keeps_the_numbers_in_their_bounds() {
         r_end: 0.5,
         report_every: 1,
         start: SearchParams::DEFAULT,
+        tuned: TUNED.iter().collect(),
     };
     let tuned = spsa(&config);
     for t in &TUNED {
         let v = tuned.get(t.name).expect("a named number");
         assert!(t.min <= v && v <= t.max, "{}: {v} outside [{}, {}]", t.name, t.min, t.max);
     }
+}
+
+#[test]
+fn a_run_moves_only_the_numbers_it_tunes() {
+    let tuned = tuned_by_name(&["lmr-base".to_string(), "fp-min-moves".to_string()]).expect("known names");
+    assert_eq!(tuned.iter().map(|t| t.name).collect::<Vec<_>>(), ["fp-min-moves", "lmr-base"]);
+    assert!(tuned_by_name(&["lmr".to_string()]).is_err());
+    assert_eq!(tuned_by_name(&[]).expect("all").len(), TUNED.len());
+    let mut moved_any = false;
+    for seed in 1..=5 {
+        let config = SpsaConfig {
+            pairs: 3,
+            nodes: 300,
+            ms: None,
+            opening_plies: 4,
+            threads: 1,
+            seed,
+            r_end: 0.5,
+            report_every: 1000,
+            start: SearchParams::DEFAULT,
+            tuned: tuned.clone(),
+        };
+        let result = spsa(&config);
+        for name in SearchParams::NAMES {
+            let (before, after) = (SearchParams::DEFAULT.get(name).unwrap(), result.get(name).unwrap());
+            if tuned.iter().any(|t| t.name == name) {
+                moved_any |= before != after;
+            } else {
+                assert_eq!(before, after, "{name} moved, though not tuned");
+            }
+        }
+    }
+    assert!(moved_any, "five runs moved neither tuned number");
 }

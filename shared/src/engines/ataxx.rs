@@ -139,22 +139,36 @@ impl Features for Board {
     }
 }
 
-/// The numbers of `ab`'s search that tuning moves (`experiments ataxx-spsa`); the rest of
-/// its settings are switches and depths. [`SearchParams::DEFAULT`] is what the bot plays.
+/// The numbers of `ab`'s search that tuning moves (`experiments ataxx-spsa`): margins and
+/// reductions, and the depths and move counts where each pruning starts or stops; what is
+/// left are the switches of `without`. [`SearchParams::DEFAULT`] is what the bot plays.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SearchParams {
-    /// Reverse futility pruning's margin per ply (centi-pieces).
+    /// Reverse futility pruning's margin per ply (centi-pieces), to `rfp_max_depth` plies.
     pub rfp_margin: i32,
-    /// Futility pruning's margin: `fp_base + fp_per_ply * depth`.
+    pub rfp_max_depth: i32,
+    /// Futility pruning's margin: `fp_base + fp_per_ply * depth`, to `fp_max_depth` plies,
+    /// after `fp_min_moves` moves.
     pub fp_base: i32,
     pub fp_per_ply: i32,
+    pub fp_max_depth: i32,
+    pub fp_min_moves: i32,
     /// Late-move reductions: `lmr_base + lmr_scale * ln(depth) * ln(move number)` plies,
     /// a ply less (more) per `lmr_history_divisor` of good (bad) history.
     pub lmr_base: f32,
     pub lmr_scale: f32,
     pub lmr_history_divisor: i32,
-    /// The aspiration window's first half-width.
+    /// Late-move pruning skips jumps that turn no piece after this many moves.
+    pub lmp_min_moves: i32,
+    /// Internal iterative reduction from this depth.
+    pub iir_depth: i32,
+    /// Singular extensions from `singular_min_depth`, the table entry at most
+    /// `singular_depth_margin` plies shallower.
+    pub singular_min_depth: i32,
+    pub singular_depth_margin: i32,
+    /// The aspiration window's first half-width, from depth `aspiration_min_depth`.
     pub aspiration_delta: i32,
+    pub aspiration_min_depth: i32,
 }
 
 impl SearchParams {
@@ -164,45 +178,89 @@ impl SearchParams {
     /// search's numbers tuned by SPSA").
     pub const DEFAULT: SearchParams = SearchParams {
         rfp_margin: 50,
+        rfp_max_depth: 6,
         fp_base: 160,
         fp_per_ply: 80,
+        fp_max_depth: 6,
+        fp_min_moves: 3,
         lmr_base: 0.436,
         lmr_scale: 0.691,
         lmr_history_divisor: 12288,
+        lmp_min_moves: 2,
+        iir_depth: 3,
+        singular_min_depth: 6,
+        singular_depth_margin: 3,
         aspiration_delta: 16,
+        aspiration_min_depth: 7,
     };
 
     /// The names [`SearchParams::get`] and [`SearchParams::set`] know, in this order.
-    pub const NAMES: [&'static str; 7] =
-        ["rfp-margin", "fp-base", "fp-per-ply", "lmr-base", "lmr-scale", "lmr-history-divisor", "aspiration-delta"];
+    pub const NAMES: [&'static str; 15] = [
+        "rfp-margin",
+        "rfp-max-depth",
+        "fp-base",
+        "fp-per-ply",
+        "fp-max-depth",
+        "fp-min-moves",
+        "lmr-base",
+        "lmr-scale",
+        "lmr-history-divisor",
+        "lmp-min-moves",
+        "iir-depth",
+        "singular-min-depth",
+        "singular-depth-margin",
+        "aspiration-delta",
+        "aspiration-min-depth",
+    ];
 
     pub fn get(&self, name: &str) -> Option<f64> {
-        Some(match name {
-            "rfp-margin" => f64::from(self.rfp_margin),
-            "fp-base" => f64::from(self.fp_base),
-            "fp-per-ply" => f64::from(self.fp_per_ply),
-            "lmr-base" => f64::from(self.lmr_base),
-            "lmr-scale" => f64::from(self.lmr_scale),
-            "lmr-history-divisor" => f64::from(self.lmr_history_divisor),
-            "aspiration-delta" => f64::from(self.aspiration_delta),
-            _ => return None,
-        })
+        match name {
+            "lmr-base" => Some(f64::from(self.lmr_base)),
+            "lmr-scale" => Some(f64::from(self.lmr_scale)),
+            // The integers are found by `integer_mut`, on a copy: one list of their names.
+            _ => {
+                let mut copy = *self;
+                copy.integer_mut(name).map(|v| f64::from(*v))
+            }
+        }
     }
 
-    /// Sets `name` to `value` (rounded where the number is an integer).
+    /// Sets `name` to `value` (rounded where the number is an integer; depths, counts and
+    /// divisors at least 1).
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
-        let int = value.round() as i32;
         match name {
-            "rfp-margin" => self.rfp_margin = int,
-            "fp-base" => self.fp_base = int,
-            "fp-per-ply" => self.fp_per_ply = int,
             "lmr-base" => self.lmr_base = value as f32,
             "lmr-scale" => self.lmr_scale = value as f32,
-            "lmr-history-divisor" => self.lmr_history_divisor = int.max(1),
-            "aspiration-delta" => self.aspiration_delta = int.max(1),
-            _ => return Err(format!("{name:?} is not a search parameter (known: {})", Self::NAMES.join(", "))),
+            _ => {
+                let is_margin = matches!(name, "rfp-margin" | "fp-base" | "fp-per-ply");
+                let int = value.round() as i32;
+                let known = Self::NAMES.join(", ");
+                let slot = self
+                    .integer_mut(name)
+                    .ok_or_else(|| format!("{name:?} is not a search parameter (known: {known})"))?;
+                *slot = if is_margin { int } else { int.max(1) };
+            }
         }
         Ok(())
+    }
+
+    fn integer_mut(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "rfp-margin" => &mut self.rfp_margin,
+            "rfp-max-depth" => &mut self.rfp_max_depth,
+            "fp-base" => &mut self.fp_base,
+            "fp-per-ply" => &mut self.fp_per_ply,
+            "fp-max-depth" => &mut self.fp_max_depth,
+            "fp-min-moves" => &mut self.fp_min_moves,
+            "lmr-history-divisor" => &mut self.lmr_history_divisor,
+            "lmp-min-moves" => &mut self.lmp_min_moves,
+            "iir-depth" => &mut self.iir_depth,
+            "singular-min-depth" => &mut self.singular_min_depth,
+            "singular-depth-margin" => &mut self.singular_depth_margin,
+            "aspiration-delta" => &mut self.aspiration_delta,
+            "aspiration-min-depth" => &mut self.aspiration_min_depth,
+            _ => return None,
+        })
     }
 }
 
@@ -217,23 +275,39 @@ pub fn ab_config_with(without: &Without, params: &SearchParams) -> AlphaBetaConf
     let p = params;
     AlphaBetaConfig {
         name: "ab",
-        aspiration: Some(Aspiration { min_depth: 7, delta: p.aspiration_delta, reduce_on_fail_high: true })
-            .filter(|_| on("aspiration")),
-        reverse_futility: Some(ReverseFutility { margin: p.rfp_margin, max_depth: 6 }).filter(|_| on("rfp")),
-        futility: Some(Futility { max_depth: 6, min_moves: 3, base: p.fp_base, per_ply: p.fp_per_ply })
-            .filter(|_| on("fp")),
+        aspiration: Some(Aspiration {
+            min_depth: p.aspiration_min_depth,
+            delta: p.aspiration_delta,
+            reduce_on_fail_high: true,
+        })
+        .filter(|_| on("aspiration")),
+        reverse_futility: Some(ReverseFutility { margin: p.rfp_margin, max_depth: p.rfp_max_depth })
+            .filter(|_| on("rfp")),
+        futility: Some(Futility {
+            max_depth: p.fp_max_depth,
+            min_moves: p.fp_min_moves as usize,
+            base: p.fp_base,
+            per_ply: p.fp_per_ply,
+        })
+        .filter(|_| on("fp")),
         reductions: if on("lmr") {
             Reductions::Logarithmic { base: p.lmr_base, scale: p.lmr_scale, history_divisor: p.lmr_history_divisor }
         } else {
             Reductions::Off
         },
-        // Jumps that turn no piece come last in the order; past the first two moves they
-        // are skipped at any depth (in the middle game nearly every useful jump captures).
-        late_move_pruning: Some(LateMovePruning { max_depth: i32::MAX, min_moves: 2, per_ply: 0 })
-            .filter(|_| on("lmp")),
-        iir_depth: Some(3).filter(|_| on("iir")),
+        // Jumps that turn no piece come last in the order; past the first `lmp_min_moves`
+        // moves they are skipped at any depth (in the middle game nearly every useful jump
+        // captures).
+        late_move_pruning: Some(LateMovePruning {
+            max_depth: i32::MAX,
+            min_moves: p.lmp_min_moves as usize,
+            per_ply: 0,
+        })
+        .filter(|_| on("lmp")),
+        iir_depth: Some(p.iir_depth).filter(|_| on("iir")),
         history_malus: on("history-malus"),
-        singular: Some(Singular { min_depth: 6, depth_margin: 3 }).filter(|_| on("singular")),
+        singular: Some(Singular { min_depth: p.singular_min_depth, depth_margin: p.singular_depth_margin })
+            .filter(|_| on("singular")),
         pv_table_cutoffs: on("pv-table-cutoffs"),
         ..AlphaBetaConfig::EXACT
     }

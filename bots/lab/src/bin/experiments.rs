@@ -28,7 +28,7 @@
 //! self-play of the `ab` engine from random openings, then a logistic fit of the game
 //! results on the evaluation's terms (Texel's method); prints the weights as Rust.
 //!
-//! `experiments ataxx-spsa [--pairs N] [--nodes N | --ms MS] [--threads N] [--start name=value,...]`:
+//! `experiments ataxx-spsa [--pairs N] [--nodes N | --ms MS] [--threads N] [--start name=value,...] [--tune name,...]`:
 //! tunes the numbers of Ataxx's `ab` search by SPSA over game pairs in-process
 //! (`lab::spsa`); prints them as it goes.
 //!
@@ -66,7 +66,7 @@ use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
-use lab::spsa::{spsa, SpsaConfig};
+use lab::spsa::{spsa, tuned_by_name, SpsaConfig};
 use lab::texel::texel;
 
 #[derive(Parser)]
@@ -363,6 +363,9 @@ enum Command {
         /// Start from these numbers instead of the bot's (`name=value`, comma-separated).
         #[arg(long, value_delimiter = ',')]
         start: Vec<String>,
+        /// Move only these numbers (comma-separated names; all of them if none).
+        #[arg(long, value_delimiter = ',')]
+        tune: Vec<String>,
     },
 }
 
@@ -385,14 +388,27 @@ fn main() {
             texel(games, nodes, seed);
             Ok(())
         }
-        Command::AtaxxSpsa { pairs, nodes, ms, opening_plies, r_end, threads, seed, report_every, start } => {
-            search_params(&start).map(|start| {
-                let config = SpsaConfig { pairs, nodes, ms, opening_plies, threads, seed, r_end, report_every, start };
-                let tuned = spsa(&config);
-                let names = SearchParams::NAMES.iter();
-                let values = names.map(|n| format!("{n}={}", tuned.get(n).expect("a known number")));
-                println!("tuned: {}", values.collect::<Vec<_>>().join(","));
-            })
+        Command::AtaxxSpsa { pairs, nodes, ms, opening_plies, r_end, threads, seed, report_every, start, tune } => {
+            search_params(&start).and_then(|start| tuned_by_name(&tune).map(|tuned| (start, tuned))).map(
+                |(start, tuned)| {
+                    let config = SpsaConfig {
+                        pairs,
+                        nodes,
+                        ms,
+                        opening_plies,
+                        threads,
+                        seed,
+                        r_end,
+                        report_every,
+                        start,
+                        tuned,
+                    };
+                    let tuned = spsa(&config);
+                    let names = SearchParams::NAMES.iter();
+                    let values = names.map(|n| format!("{n}={}", tuned.get(n).expect("a known number")));
+                    println!("tuned: {}", values.collect::<Vec<_>>().join(","));
+                },
+            )
         }
         Command::MmctsPaper { games, variants, sigmas, opponents, iterations, per_cell, jobs, csv } => {
             let mut cells = Vec::new();
