@@ -1,8 +1,9 @@
 use botzone_games::engines::ataxx::SearchParams;
 use lab::spsa::{spsa, tuned_by_name, SpsaConfig, TUNED};
 
-fn run(seed: u64) -> SearchParams {
-    let config = SpsaConfig {
+/// Three pairs at 300 nodes a move over every number: a run that takes a moment.
+fn small_run(seed: u64) -> SpsaConfig {
+    SpsaConfig {
         pairs: 3,
         nodes: 300,
         ms: None,
@@ -13,8 +14,11 @@ fn run(seed: u64) -> SearchParams {
         report_every: 1000,
         start: SearchParams::DEFAULT,
         tuned: TUNED.iter().collect(),
-    };
-    spsa(&config)
+    }
+}
+
+fn run(seed: u64) -> SearchParams {
+    spsa(&small_run(seed))
 }
 
 #[test]
@@ -38,18 +42,8 @@ fn spsa_tunes_every_search_number_by_its_name() {
 
 #[test]
 fn a_timed_spsa_run_plays_its_pairs_and_keeps_the_numbers_in_their_bounds() {
-    let config = SpsaConfig {
-        pairs: 2,
-        nodes: 0,
-        ms: Some(2),
-        opening_plies: 30,
-        threads: 1,
-        seed: 3,
-        r_end: 0.5,
-        report_every: 1,
-        start: SearchParams::DEFAULT,
-        tuned: TUNED.iter().collect(),
-    };
+    let config =
+        SpsaConfig { pairs: 2, nodes: 0, ms: Some(2), opening_plies: 30, r_end: 0.5, report_every: 1, ..small_run(3) };
     let tuned = spsa(&config);
     for t in &TUNED {
         let v = tuned.get(t.name).expect("a named number");
@@ -65,18 +59,7 @@ fn a_run_moves_only_the_numbers_it_tunes() {
     assert_eq!(tuned_by_name(&[]).expect("all").len(), TUNED.len());
     let mut moved_any = false;
     for seed in 1..=5 {
-        let config = SpsaConfig {
-            pairs: 3,
-            nodes: 300,
-            ms: None,
-            opening_plies: 4,
-            threads: 1,
-            seed,
-            r_end: 0.5,
-            report_every: 1000,
-            start: SearchParams::DEFAULT,
-            tuned: tuned.clone(),
-        };
+        let config = SpsaConfig { r_end: 0.5, tuned: tuned.clone(), ..small_run(seed) };
         let result = spsa(&config);
         for name in SearchParams::NAMES {
             let (before, after) = (SearchParams::DEFAULT.get(name).unwrap(), result.get(name).unwrap());
