@@ -62,7 +62,7 @@ impl GameRecord {
             "opening": self.opening,
             "moves": self.turns.iter().map(|t| {
                 let mut turn = json!({
-                    "by": if t.by == Player::First { "first" } else { "second" },
+                    "by": side_name(t.by),
                     "move": t.answer,
                     "ms": t.ms,
                 });
@@ -78,10 +78,65 @@ impl GameRecord {
             "peak_kb": {"first": self.peak_kb[0], "second": self.peak_kb[1]},
             "stolen_ms": self.stolen_ms,
             "fault": self.fault.as_ref().map(|(p, f)| json!({
-                "by": if *p == Player::First { "first" } else { "second" },
+                "by": side_name(*p),
                 "kind": f.kind.name(),
                 "detail": f.detail,
             })),
+        })
+    }
+
+    /// Reads back a finished game's log line ([`GameRecord::to_json`]); what it lacks or
+    /// gets wrong is named.
+    pub fn from_json(line: &Value) -> Result<GameRecord, String> {
+        let field = |name: &str| line.get(name).filter(|v| !v.is_null()).ok_or(format!("no {name:?}"));
+        let side = |v: &Value, what: &str| match v.as_str() {
+            Some("first") => Ok(Player::First),
+            Some("second") => Ok(Player::Second),
+            _ => Err(format!("{what}: {v} is neither \"first\" nor \"second\"")),
+        };
+        let by_side = |name: &str| -> Result<[Option<u64>; 2], String> {
+            let v = field(name)?;
+            Ok([v["first"].as_u64(), v["second"].as_u64()])
+        };
+        let outcome = match field("result")?.as_str() {
+            Some("draw") => Outcome::Draw,
+            _ => Outcome::Win(side(&line["result"], "result")?),
+        };
+        let turns = field("moves")?
+            .as_array()
+            .ok_or("\"moves\" is not a list")?
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                Ok(Turn {
+                    by: side(&t["by"], &format!("move {k}"))?,
+                    answer: t["move"].clone(),
+                    ms: t["ms"].as_u64().ok_or(format!("move {k}: no \"ms\""))?,
+                    debug: t["debug"].as_str().map(str::to_string),
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let fault = match line.get("fault").filter(|f| !f.is_null()) {
+            None => None,
+            Some(f) => {
+                let kind =
+                    f["kind"].as_str().and_then(FaultKind::from_name).ok_or(format!("fault kind {}", f["kind"]))?;
+                let detail = f["detail"].as_str().unwrap_or_default();
+                Some((side(&f["by"], "fault")?, crate::runner::fault(kind, detail)))
+            }
+        };
+        let restarts = by_side("restarts")?.map(|n| n.unwrap_or(0) as u32);
+        Ok(GameRecord {
+            index: field("game")?.as_u64().ok_or("\"game\" is not a number")? as usize,
+            a_first: field("a_first")?.as_bool().ok_or("\"a_first\" is not true or false")?,
+            opening: field("opening")?.as_array().ok_or("\"opening\" is not a list")?.clone(),
+            turns,
+            outcome,
+            reason: line["reason"].as_str().unwrap_or_default().to_string(),
+            fault,
+            restarts,
+            peak_kb: by_side("peak_kb")?,
+            stolen_ms: line["stolen_ms"].as_u64(),
         })
     }
 

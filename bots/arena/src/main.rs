@@ -4,6 +4,7 @@
 use arena::book::{book_from_log, parse_book};
 use arena::competitor::CompetitorSpec;
 use arena::games::{ArenaGame, GameName};
+use arena::results::LoggedMatches;
 use arena::tournament::{run_match, MatchConfig, Openings};
 use arena::{human, replay, stats, web, with_game};
 use botzone_games::game::Player;
@@ -38,6 +39,21 @@ enum Command {
         /// `q` quits.
         #[arg(long)]
         step: bool,
+    },
+    /// Sum up logged matches as one (W-D-L, Elo with the interval over each log's game
+    /// pairs, A's score by colour, times, faults, peak memory), and with --versus compare
+    /// them game by game with other logs played from the same openings.
+    Summary {
+        /// Logs written by --log (of one game; several runs of one setting add up).
+        #[arg(required = true)]
+        logs: Vec<PathBuf>,
+        /// Logs of the same openings played by other bots (e.g. the version before): the
+        /// games A did better and worse in, and a sign test.
+        #[arg(long, num_args = 1..)]
+        versus: Vec<PathBuf>,
+        /// Print the summary as one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
     },
     /// Print a book (`--book`) cut from a match log: each game's moves up to its first
     /// position with LEFT places left to play (Ataxx: empty squares; NoGo: empty points;
@@ -239,6 +255,30 @@ fn run(cli: Cli) -> Result<(), String> {
                 print!("{}", replay.text());
                 Ok(())
             }
+        }
+        Command::Summary { logs, versus, json } => {
+            let matches = LoggedMatches::read(&logs)?;
+            let summary = matches.summary();
+            let comparison = if versus.is_empty() {
+                None
+            } else {
+                let other = LoggedMatches::read(&versus)?;
+                if other.game != matches.game {
+                    return Err(format!("--versus logs are of {}, not {}", other.game.name(), matches.game.name()));
+                }
+                Some(matches.compare(&other))
+            };
+            if json {
+                let mut out = summary.to_json();
+                out["versus"] = comparison.map_or(serde_json::Value::Null, |c| c.to_json());
+                println!("{out}");
+            } else {
+                print!("{}", summary.to_text());
+                if let Some(c) = comparison {
+                    print!("{}", c.to_text());
+                }
+            }
+            Ok(())
         }
         Command::Book { game, log, left } => {
             let text = std::fs::read_to_string(&log).map_err(|e| format!("cannot read {}: {e}", log.display()))?;

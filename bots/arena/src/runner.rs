@@ -34,6 +34,11 @@ impl FaultKind {
             FaultKind::Timeout => "timeout",
         }
     }
+
+    /// The kind [`FaultKind::name`] names (as a log writes it).
+    pub fn from_name(name: &str) -> Option<FaultKind> {
+        FaultKind::ALL.into_iter().find(|k| k.name() == name)
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -55,6 +55,22 @@ pub struct BotFigures {
     pub restarts: u64,
     /// The peak resident memory of a kept-running process over the match, in KB.
     pub peak_kb: Option<u64>,
+    /// Sums of the search depth and nodes the answers' debug text names ([`debug_figure`]),
+    /// and how many answers named each.
+    pub depth: (u64, u64),
+    pub nodes: (u64, u64),
+}
+
+/// The number after `name` in an answer's debug text, as our bots write it (`depth=21`)
+/// or a UAI engine's `info` line (`depth 21`); `name` must start a word (`seldepth` is
+/// not `depth`).
+pub fn debug_figure(debug: &str, name: &str) -> Option<u64> {
+    debug.match_indices(name).find_map(|(at, _)| {
+        let starts_word = debug[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let rest = debug[at + name.len()..].strip_prefix(['=', ' '])?;
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        starts_word.then(|| rest[..digits].parse().ok()).flatten()
+    })
 }
 
 impl BotFigures {
@@ -63,6 +79,23 @@ impl BotFigures {
             0.0
         } else {
             self.total_ms as f64 / self.moves as f64
+        }
+    }
+
+    /// The mean search depth and nodes a move, where the debug text named them.
+    fn mean_search(&self) -> (Option<f64>, Option<f64>) {
+        let mean = |(sum, n): (u64, u64)| (n > 0).then(|| sum as f64 / n as f64);
+        (mean(self.depth), mean(self.nodes))
+    }
+
+    fn search_text(&self) -> String {
+        match self.mean_search() {
+            (None, None) => "-".into(),
+            (depth, nodes) => {
+                let depth = depth.map_or(String::new(), |d| format!("depth {d:.1}"));
+                let nodes = nodes.map_or(String::new(), |n| format!("{:.3} M nodes", n / 1e6));
+                [depth, nodes].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ")
+            }
         }
     }
 
@@ -89,6 +122,8 @@ pub struct Summary {
     pub tally: Tally,
     pub a: BotFigures,
     pub b: BotFigures,
+    /// A's points and games as first player, then as second.
+    pub by_colour: [(f64, u32); 2],
     pub sprt: Option<(Sprt, SprtDecision, f64)>,
     /// Games that were asked for, when the match was interrupted before playing them all.
     pub interrupted_of: Option<usize>,
@@ -110,6 +145,10 @@ impl Summary {
             "elo": self.tally.elo(),
             "elo_ci95": [lo, hi],
             "los": self.tally.los(),
+            "points_a_first": self.by_colour[0].0,
+            "games_a_first": self.by_colour[0].1,
+            "points_a_second": self.by_colour[1].0,
+            "games_a_second": self.by_colour[1].1,
             "faults_a": self.a.faults_json(),
             "faults_b": self.b.faults_json(),
             "mean_ms_a": self.a.mean_ms(),
@@ -120,6 +159,10 @@ impl Summary {
             "restarts_b": self.b.restarts,
             "peak_kb_a": self.a.peak_kb,
             "peak_kb_b": self.b.peak_kb,
+            "mean_depth_a": self.a.mean_search().0,
+            "mean_depth_b": self.b.mean_search().0,
+            "mean_nodes_a": self.a.mean_search().1,
+            "mean_nodes_b": self.b.mean_search().1,
             "stolen_ms": self.stolen_ms,
             "sprt": self.sprt.map(|(s, d, llr)| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
@@ -153,6 +196,8 @@ impl Summary {
             hi,
             100.0 * t.los()
         );
+        let [(first, n_first), (second, n_second)] = self.by_colour;
+        s += &format!("A as first player: {first} of {n_first}; as second: {second} of {n_second}\n");
         s += &format!(
             "time per move: A mean {:.1} ms, max {} ms; B mean {:.1} ms, max {} ms\n",
             self.a.mean_ms(),
@@ -161,6 +206,13 @@ impl Summary {
             self.b.max_ms
         );
         s += &format!("faults: A {}; B {}\n", self.a.faults_text(), self.b.faults_text());
+        if self.a.mean_search() != (None, None) || self.b.mean_search() != (None, None) {
+            s += &format!(
+                "search a move (from the debug text): A {}; B {}\n",
+                self.a.search_text(),
+                self.b.search_text()
+            );
+        }
         if self.a.peak_kb.is_some() || self.b.peak_kb.is_some() {
             let mb = |kb: Option<u64>| kb.map_or("-".to_string(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
             s += &format!("peak memory kept running: A {}; B {}\n", mb(self.a.peak_kb), mb(self.b.peak_kb));
@@ -220,9 +272,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     if cfg.progress && !std::io::stderr().is_terminal() {
         eprintln!("match started: {} games, {} at a time", cfg.games, cfg.jobs.max(1));
     }
-    let mut tally = Tally::default();
-    let mut figures = [BotFigures::default(), BotFigures::default()];
-    let mut pairs: HashMap<usize, f64> = HashMap::new();
+    let mut standing = Standing::default();
     let mut sprt_state = None;
     let stolen_at_start = crate::runner::stolen_ms();
 
@@ -263,33 +313,8 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
         }
         drop(tx);
         for record in rx {
-            let score = record.score_a();
-            match score {
-                s if s > 0.75 => tally.wins += 1,
-                s if s < 0.25 => tally.losses += 1,
-                _ => tally.draws += 1,
-            }
-            let pair = record.index / 2;
-            if let Some(other) = pairs.remove(&pair) {
-                tally.pair_scores.push(other + score);
-            } else {
-                pairs.insert(pair, score);
-            }
-            let a_side = if record.a_first { Player::First } else { Player::Second };
-            for turn in &record.turns {
-                let f = &mut figures[usize::from(turn.by != a_side)];
-                f.moves += 1;
-                f.total_ms += turn.ms;
-                f.max_ms = f.max_ms.max(turn.ms);
-            }
-            for side in [Player::First, Player::Second] {
-                let f = &mut figures[usize::from(side != a_side)];
-                f.restarts += u64::from(record.restarts[side.index()]);
-                f.peak_kb = f.peak_kb.max(record.peak_kb[side.index()]);
-            }
-            if let Some((side, fault)) = &record.fault {
-                *figures[usize::from(*side != a_side)].faults.entry(fault.kind).or_default() += 1;
-            }
+            standing.add(&record, 0);
+            let tally = &standing.tally;
             if let Some(log) = log.as_mut() {
                 let line = record.to_json(G::NAME, &cfg.a_command, &cfg.b_command);
                 let _ = writeln!(log, "{line}");
@@ -302,7 +327,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
             if let Some(sprt) = cfg.sprt.filter(|_| !decided) {
                 // Games already under way when the test decides are still counted above,
                 // but the decision stands.
-                let decision = sprt.decide(&tally);
+                let decision = sprt.decide(tally);
                 sprt_state = Some((sprt, decision, tally.llr(sprt.elo0, sprt.elo1)));
                 if decision != SprtDecision::Continue {
                     stop.store(true, Ordering::SeqCst);
@@ -334,16 +359,93 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     if let Some(live) = live {
         live.close();
     }
-    let [a, b] = figures;
     let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
-    let interrupted_of = (interrupted && (tally.games() as usize) < cfg.games).then_some(cfg.games);
+    let interrupted_of = (interrupted && (standing.tally.games() as usize) < cfg.games).then_some(cfg.games);
     let stolen_ms = crate::runner::stolen_since(stolen_at_start);
-    Ok(Summary { game: G::NAME, tally, a, b, sprt: sprt_state, interrupted_of, stolen_ms })
+    Ok(Summary { sprt: sprt_state, interrupted_of, stolen_ms, ..standing.summary(G::NAME) })
+}
+
+/// What the games of one or more matches add up to, a game at a time, as a match counts
+/// them: A's wins, draws and losses with the scores of the finished pairs (the two games
+/// of one opening, colours swapped), A's score by colour, and each bot's times, faults,
+/// restarts and peak memory.
+#[derive(Debug, Default)]
+pub struct Standing {
+    pub tally: Tally,
+    /// Bot A's, then bot B's.
+    pub figures: [BotFigures; 2],
+    /// A's points and games as first player, then as second.
+    pub by_colour: [(f64, u32); 2],
+    /// A's score in the first game counted of each pair not yet finished, by (source,
+    /// pair): the games of several logs pair only within their own log.
+    open_pairs: HashMap<(usize, usize), f64>,
+}
+
+impl Standing {
+    /// Counts a finished game of match `source` (any number that tells matches apart).
+    pub fn add(&mut self, record: &GameRecord, source: usize) {
+        let score = record.score_a();
+        let tally = &mut self.tally;
+        match score {
+            s if s > 0.75 => tally.wins += 1,
+            s if s < 0.25 => tally.losses += 1,
+            _ => tally.draws += 1,
+        }
+        let pair = (source, record.index / 2);
+        if let Some(other) = self.open_pairs.remove(&pair) {
+            tally.pair_scores.push(other + score);
+        } else {
+            self.open_pairs.insert(pair, score);
+        }
+        let colour = &mut self.by_colour[usize::from(!record.a_first)];
+        colour.0 += score;
+        colour.1 += 1;
+        let a_side = if record.a_first { Player::First } else { Player::Second };
+        let figures = &mut self.figures;
+        for turn in &record.turns {
+            let f = &mut figures[usize::from(turn.by != a_side)];
+            f.moves += 1;
+            f.total_ms += turn.ms;
+            f.max_ms = f.max_ms.max(turn.ms);
+            let debug = turn.debug.as_deref().unwrap_or_default();
+            for (figure, name) in [(&mut f.depth, "depth"), (&mut f.nodes, "nodes")] {
+                if let Some(n) = debug_figure(debug, name) {
+                    *figure = (figure.0 + n, figure.1 + 1);
+                }
+            }
+        }
+        for side in [Player::First, Player::Second] {
+            let f = &mut figures[usize::from(side != a_side)];
+            f.restarts += u64::from(record.restarts[side.index()]);
+            f.peak_kb = f.peak_kb.max(record.peak_kb[side.index()]);
+        }
+        if let Some((side, fault)) = &record.fault {
+            *figures[usize::from(*side != a_side)].faults.entry(fault.kind).or_default() += 1;
+        }
+    }
+
+    /// The summary of the games counted, of `game`, with no SPRT, interruption or steal.
+    pub fn summary(self, game: &'static str) -> Summary {
+        let [a, b] = self.figures;
+        let by_colour = self.by_colour;
+        Summary { game, tally: self.tally, a, b, by_colour, sprt: None, interrupted_of: None, stolen_ms: None }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_figures_are_read_from_both_forms_of_debug_text() {
+        let ours = "ab depth=21 nodes=1965058 score=34 ms=900";
+        let uai = "info depth 19 seldepth 25 score -31 time 1116 nodes 1727643 nps 1548067 pv f2";
+        assert_eq!((debug_figure(ours, "depth"), debug_figure(ours, "nodes")), (Some(21), Some(1965058)));
+        assert_eq!((debug_figure(uai, "depth"), debug_figure(uai, "nodes")), (Some(19), Some(1727643)));
+        assert_eq!(debug_figure("info seldepth 25", "depth"), None);
+        assert_eq!(debug_figure("mcts iters=53360 nodes=372600", "depth"), None);
+        assert_eq!(debug_figure("forced capture", "nodes"), None);
+    }
 
     #[test]
     fn the_summary_names_the_hosts_steal_only_when_there_was_some() {
@@ -352,6 +454,7 @@ mod tests {
             tally: Tally { wins: 1, losses: 1, ..Tally::default() },
             a: BotFigures::default(),
             b: BotFigures::default(),
+            by_colour: [(1.0, 1), (0.0, 1)],
             sprt: None,
             interrupted_of: None,
             stolen_ms,

@@ -185,6 +185,87 @@ fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
 }
 
 #[test]
+fn a_logged_match_sums_up_as_it_was_counted_and_compares_game_by_game() {
+    let dir = std::env::temp_dir();
+    let (log, changed) = (
+        dir.join(format!("arena-summary-{}.log", std::process::id())),
+        dir.join(format!("arena-summary-changed-{}.log", std::process::id())),
+    );
+    let bot = fake("random", "nogo");
+    let (code, played, stderr) = arena(&[
+        "nogo",
+        "--a",
+        &bot,
+        "--b",
+        &bot,
+        "--games",
+        "6",
+        "--openings",
+        "2",
+        "--time-ms",
+        "500",
+        "--log",
+        log.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let played: Value = serde_json::from_str(played.trim()).unwrap();
+    let summary = |args: &[&str]| -> Value {
+        let (code, out, err) = arena(&[&["summary", "--json"], args].concat());
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(out.trim()).unwrap()
+    };
+    let log_path = log.to_str().unwrap();
+    // Read back, the log gives what the match counted (the steal figure aside).
+    let read = summary(&[log_path]);
+    for field in [
+        "games",
+        "wins_a",
+        "draws",
+        "losses_a",
+        "elo",
+        "elo_ci95",
+        "faults_a",
+        "faults_b",
+        "mean_ms_a",
+        "max_ms_b",
+        "points_a_first",
+        "games_a_second",
+    ] {
+        assert_eq!(read[field], played[field], "{field}: {read} against {played}");
+    }
+    assert!(read["versus"].is_null());
+    // Two runs add up; against itself every game is the same.
+    let twice = summary(&[log_path, log_path]);
+    assert_eq!(twice["games"], 12);
+    assert_eq!(twice["score_a"], played["score_a"]);
+    let itself = summary(&[log_path, "--versus", log_path]);
+    assert_eq!(itself["versus"]["same"], 6, "{itself}");
+    assert_eq!(itself["versus"]["better"].as_u64().unwrap() + itself["versus"]["worse"].as_u64().unwrap(), 0);
+    // One game's result turned round: that game is better or worse, and only that one.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (a_side, other_side) = if lines[0]["a_first"] == true { ("first", "second") } else { ("second", "first") };
+    let a_won = lines[0]["result"] == a_side;
+    lines[0]["result"] = Value::from(if a_won { other_side } else { a_side });
+    std::fs::write(&changed, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    let versus = summary(&[changed.to_str().unwrap(), "--versus", log_path])["versus"].clone();
+    let (better, worse) = if a_won { (0, 1) } else { (1, 0) };
+    assert_eq!((versus["better"].as_u64(), versus["worse"].as_u64()), (Some(better), Some(worse)), "{versus}");
+    assert_eq!(versus["same"], 5);
+    // A line that is not a game's record is named by file and line.
+    std::fs::write(&changed, format!("{}\n{{\"game_type\": \"nogo\"}}\n", text.lines().next().unwrap())).unwrap();
+    let (code, _, err) = arena(&["summary", changed.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2") && err.contains(changed.to_str().unwrap()), "{err}");
+    let _ = std::fs::remove_file(log);
+    let _ = std::fs::remove_file(changed);
+}
+
+#[test]
 fn a_book_starts_each_pair_from_its_line_in_turn() {
     let dir = std::env::temp_dir();
     let (book, log) = (
