@@ -21,6 +21,12 @@ fn fake(mode: &str, game: &str) -> String {
     format!("{FAKE} --mode {mode} --game {game}")
 }
 
+/// A match of `game` between two random fake bots at 500 ms a turn, with `more` options.
+fn random_bots(game: &str, more: &[&str]) -> (i32, String, String) {
+    let bot = fake("random", game);
+    arena(&[&[game, "--a", &bot, "--b", &bot, "--time-ms", "500"], more].concat())
+}
+
 /// Bot A misbehaves in `mode`; returns the JSON summary.
 fn faulty_match(game: &str, mode: &str, time_ms: &str) -> Value {
     let (a, b) = (fake(mode, game), fake("random", game));
@@ -118,24 +124,8 @@ fn pencil_bot_that_never_passes_loses() {
 #[test]
 fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
     let log = std::env::temp_dir().join(format!("arena-simple-{}.log", std::process::id()));
-    let bot = fake("random", "ataxx");
-    let (code, text, stderr) = arena(&[
-        "ataxx",
-        "--a",
-        &bot,
-        "--b",
-        &bot,
-        "--games",
-        "4",
-        "--openings",
-        "4",
-        "--time-ms",
-        "500",
-        "--log",
-        log.to_str().unwrap(),
-        "--jobs",
-        "2",
-    ]);
+    let (code, text, stderr) =
+        random_bots("ataxx", &["--games", "4", "--openings", "4", "--log", log.to_str().unwrap(), "--jobs", "2"]);
     assert_eq!(code, 0, "{stderr}");
     for needle in [
         "4 games of ataxx",
@@ -171,8 +161,7 @@ fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
     let result = replay.lines().last().unwrap();
     assert!(!result.contains("(game over)") && (result.contains("black") || result.contains("white")), "{result}");
 
-    let (code, json, _) =
-        arena(&["ataxx", "--a", &bot, "--b", &bot, "--games", "2", "--time-ms", "500", "--json", "--quiet"]);
+    let (code, json, _) = random_bots("ataxx", &["--games", "2", "--json", "--quiet"]);
     assert_eq!(code, 0);
     let s: Value = serde_json::from_str(json.trim()).unwrap();
     for field in [
@@ -191,26 +180,11 @@ fn a_logged_match_sums_up_as_it_was_counted_and_compares_game_by_game() {
         dir.join(format!("arena-summary-{}.log", std::process::id())),
         dir.join(format!("arena-summary-changed-{}.log", std::process::id())),
     );
-    let bot = fake("random", "nogo");
-    let (code, played, stderr) = arena(&[
+    let log_path = log.to_str().unwrap();
+    let (code, played, stderr) = random_bots(
         "nogo",
-        "--a",
-        &bot,
-        "--b",
-        &bot,
-        "--games",
-        "6",
-        "--openings",
-        "2",
-        "--time-ms",
-        "500",
-        "--log",
-        log.to_str().unwrap(),
-        "--jobs",
-        "2",
-        "--json",
-        "--quiet",
-    ]);
+        &["--games", "6", "--openings", "2", "--log", log_path, "--jobs", "2", "--json", "--quiet"],
+    );
     assert_eq!(code, 0, "{stderr}");
     let played: Value = serde_json::from_str(played.trim()).unwrap();
     let summary = |args: &[&str]| -> Value {
@@ -218,7 +192,6 @@ fn a_logged_match_sums_up_as_it_was_counted_and_compares_game_by_game() {
         assert_eq!(code, 0, "{err}");
         serde_json::from_str(out.trim()).unwrap()
     };
-    let log_path = log.to_str().unwrap();
     // Read back, the log gives what the match counted (the steal figure aside).
     let read = summary(&[log_path]);
     for field in [
@@ -276,23 +249,10 @@ fn a_book_starts_each_pair_from_its_line_in_turn() {
     let lines =
         [r#"[{"x0":0,"y0":0,"x1":1,"y1":1}]"#, r#"[{"x0":0,"y0":0,"x1":1,"y1":1},{"x0":6,"y0":0,"x1":5,"y1":1}]"#];
     std::fs::write(&book, format!("# a comment\n{}\n\n{}\n", lines[0], lines[1])).unwrap();
-    let bot = fake("random", "ataxx");
-    let (code, _, stderr) = arena(&[
+    let (code, _, stderr) = random_bots(
         "ataxx",
-        "--a",
-        &bot,
-        "--b",
-        &bot,
-        "--games",
-        "6",
-        "--book",
-        book.to_str().unwrap(),
-        "--time-ms",
-        "500",
-        "--log",
-        log.to_str().unwrap(),
-        "--quiet",
-    ]);
+        &["--games", "6", "--book", book.to_str().unwrap(), "--log", log.to_str().unwrap(), "--quiet"],
+    );
     assert_eq!(code, 0, "{stderr}");
     let records: Vec<Value> =
         std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -304,7 +264,7 @@ fn a_book_starts_each_pair_from_its_line_in_turn() {
     }
     // A book with an illegal move is refused before any game, naming the line and move.
     std::fs::write(&book, "[]\n[{\"x0\":0,\"y0\":0,\"x1\":3,\"y1\":3}]\n").unwrap();
-    let (code, _, stderr) = arena(&["ataxx", "--a", &bot, "--b", &bot, "--book", book.to_str().unwrap()]);
+    let (code, _, stderr) = random_bots("ataxx", &["--book", book.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(stderr.contains("line 2: move 1"), "{stderr}");
     let _ = (std::fs::remove_file(book), std::fs::remove_file(log));
