@@ -21,6 +21,11 @@ fn fake(mode: &str, game: &str) -> String {
     format!("{FAKE} --mode {mode} --game {game}")
 }
 
+/// A file in the temporary folder whose name holds this test process's id.
+fn temp_file(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("arena-{}-{name}", std::process::id()))
+}
+
 /// A match of `game` between two random fake bots at 500 ms a turn, with `more` options.
 fn random_bots(game: &str, more: &[&str]) -> (i32, String, String) {
     let bot = fake("random", game);
@@ -94,7 +99,7 @@ fn each_bot_has_its_own_limit_with_time_ms_b() {
 
 #[test]
 fn pencil_bot_that_never_passes_loses() {
-    let log = std::env::temp_dir().join(format!("arena-nopass-{}.log", std::process::id()));
+    let log = temp_file("nopass.log");
     // B is seeded: against a clock-seeded random opponent a game could end without A ever
     // having to pass (a clean-clone CI run counted 3 illegal moves in 4 games).
     let (a, b) = (fake("nopass", "dots"), format!("{} --seed 7", fake("random", "dots")));
@@ -123,7 +128,7 @@ fn pencil_bot_that_never_passes_loses() {
 
 #[test]
 fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
-    let log = std::env::temp_dir().join(format!("arena-simple-{}.log", std::process::id()));
+    let log = temp_file("simple.log");
     let (code, text, stderr) =
         random_bots("ataxx", &["--games", "4", "--openings", "4", "--log", log.to_str().unwrap(), "--jobs", "2"]);
     assert_eq!(code, 0, "{stderr}");
@@ -175,11 +180,7 @@ fn match_between_simple_bots_summarises_in_both_forms_and_replays() {
 
 #[test]
 fn a_logged_match_sums_up_as_it_was_counted_and_compares_game_by_game() {
-    let dir = std::env::temp_dir();
-    let (log, changed) = (
-        dir.join(format!("arena-summary-{}.log", std::process::id())),
-        dir.join(format!("arena-summary-changed-{}.log", std::process::id())),
-    );
+    let (log, changed) = (temp_file("summary.log"), temp_file("summary-changed.log"));
     let log_path = log.to_str().unwrap();
     let (code, played, stderr) = random_bots(
         "nogo",
@@ -240,11 +241,7 @@ fn a_logged_match_sums_up_as_it_was_counted_and_compares_game_by_game() {
 
 #[test]
 fn a_book_starts_each_pair_from_its_line_in_turn() {
-    let dir = std::env::temp_dir();
-    let (book, log) = (
-        dir.join(format!("arena-book-{}.txt", std::process::id())),
-        dir.join(format!("arena-book-{}.log", std::process::id())),
-    );
+    let (book, log) = (temp_file("book.txt"), temp_file("book.log"));
     // Two Ataxx positions: a black clone, and a clone for each side.
     let lines =
         [r#"[{"x0":0,"y0":0,"x1":1,"y1":1}]"#, r#"[{"x0":0,"y0":0,"x1":1,"y1":1},{"x0":6,"y0":0,"x1":5,"y1":1}]"#];
@@ -337,7 +334,7 @@ fn a_bot_that_leaves_keep_running_is_restarted_and_reported() {
 
 #[test]
 fn human_play_reads_moves_and_commands_from_input() {
-    let save = std::env::temp_dir().join(format!("arena-human-{}.json", std::process::id()));
+    let save = temp_file("human.json");
     let script = format!("4 4\nundo\n9 9\nhello\n0 0\nsave {0}\nload {0}\nnew\nquit\n", save.display());
     let mut child = Command::new(ARENA)
         .args(["play", "nogo", "--bot", &fake("random", "nogo"), "--human", "black", "--time-ms", "500"])
