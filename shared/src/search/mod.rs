@@ -116,16 +116,12 @@ impl<'a> CarriedReader<'a> {
         Ok(u16::from_le_bytes(self.take()?))
     }
 
-    pub(crate) fn i16(&mut self) -> Result<i16, String> {
-        Ok(i16::from_le_bytes(self.take()?))
-    }
-
     pub(crate) fn u32(&mut self) -> Result<u32, String> {
         Ok(u32::from_le_bytes(self.take()?))
     }
 
-    pub(crate) fn i32(&mut self) -> Result<i32, String> {
-        Ok(i32::from_le_bytes(self.take()?))
+    pub(crate) fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take()?))
     }
 
     pub(crate) fn f32(&mut self) -> Result<f32, String> {

@@ -28,6 +28,9 @@ const LMR_TABLE: usize = 64;
 /// Botzone's 900 ms afresh that is 2^21 entries, 32 MB: ~15 ms of page faults.
 const TT_ENTRIES_PER_MS: u64 = 4096;
 const MIN_TT_ENTRIES: usize = 1024;
+/// What each search divides the history scores by before it starts: the last search's
+/// order still counts, less than this one's.
+const HISTORY_DECAY: i32 = 8;
 /// Moves of a node picked one by one before the rest is sorted (`next_best`).
 const PICKS_BEFORE_SORT: usize = 3;
 
@@ -756,7 +759,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         self.nodes = 0;
         self.aborted = false;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h /= 8);
+        self.history.iter_mut().for_each(|h| *h /= HISTORY_DECAY);
         let mut moves = root_moves.to_vec();
         let mut best = (self.eval.evaluate(game), moves[0]);
         let mut completed = 0;
