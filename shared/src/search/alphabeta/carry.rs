@@ -15,9 +15,9 @@
 //! the order entries were written; the first entry, the position after the played move,
 //! has none), the move from the parent (12), its score (16, see [`score_code`]), best move
 //! (12), draft (6) and bound (2). Version 1 spent 12 bytes on the same fields and 9.6 KB
-//! on every history score: the room now holds about 60% more entries. The positions are rebuilt from the moves on
-//! resuming, so a key is never trusted from the bytes and every move is checked for
-//! legality where it is played.
+//! on every history score: the room now holds about 60% more entries. The positions are
+//! rebuilt from the moves on resuming, so a key is never trusted from the bytes and every
+//! move is checked for legality where it is played.
 
 use super::{AlphaBeta, Bound, Evaluator, TtEntry, HISTORY_DECAY, MAX_PLY, WIN};
 use crate::game::Game;
