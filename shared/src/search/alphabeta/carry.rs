@@ -115,7 +115,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
                 let mut child = g.clone();
                 child.play(mv);
                 let key = self.eval.hash(&child);
-                crate::search::pages::prefetch(&self.tt[self.tt_index(key)]);
+                self.prefetch_key(key);
                 children.push((mv, child, key));
             }
             for (mv, child, key) in children.drain(..) {
@@ -153,7 +153,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         for _ in 0..bytes.u16()? {
             let mut fields = Fields(u64::from(bytes.u32()?));
             let index = fields.take(HISTORY_INDEX_BITS);
-            let score = fields.take(16) as u16 as i16;
+            let score = fields.take(SCORE_BITS) as u16 as i16;
             let slot = scores.get_mut(index).filter(|_| fields.0 == 0).ok_or("a history score out of range")?;
             *slot = i32::from(score);
         }
@@ -231,20 +231,25 @@ fn pack<G: Game>(parent: usize, mv: usize, e: &TtEntry<G::Move>) -> Option<u64> 
     if mv > NO_MOVE || best > NO_MOVE || parent > NO_PARENT {
         return None;
     }
-    let fields = [
+    Some(packed(&[
         (parent as u64, PARENT_BITS),
         (mv as u64, MOVE_BITS),
         (u64::from(score_code(e.score)?), SCORE_BITS),
         (best as u64, MOVE_BITS),
         (i32::from(e.depth).clamp(0, MAX_DRAFT) as u64, DRAFT_BITS),
         (u64::from(bound_byte(e.bound)), 2),
-    ];
+    ]))
+}
+
+/// Values of the given widths side by side, the first in the low bits (read back by
+/// [`Fields`]).
+fn packed(fields: &[(u64, u32)]) -> u64 {
     let (mut packed, mut shift) = (0u64, 0);
-    for (value, bits) in fields {
+    for &(value, bits) in fields {
         packed |= value << shift;
         shift += bits;
     }
-    Some(packed)
+    packed
 }
 
 /// The history scores that the next search keeps (those its decay leaves above zero),
@@ -258,7 +263,8 @@ fn put_history(out: &mut Vec<u8>, history: &[i32]) {
     out.extend_from_slice(&(kept.len() as u16).to_le_bytes());
     for (index, h) in kept {
         let score = h.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16;
-        out.extend_from_slice(&(index as u32 | u32::from(score) << HISTORY_INDEX_BITS).to_le_bytes());
+        let fields = packed(&[(index as u64, HISTORY_INDEX_BITS), (u64::from(score), SCORE_BITS)]);
+        out.extend_from_slice(&(fields as u32).to_le_bytes());
     }
 }
 

@@ -328,7 +328,13 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     /// the probe's cache miss is a quarter of an Ataxx search's time.
     #[inline(always)]
     fn prefetch(&self, g: &G) {
-        crate::search::pages::prefetch(&self.tt[self.tt_index(self.eval.hash(g))]);
+        self.prefetch_key(self.eval.hash(g));
+    }
+
+    /// [`AlphaBeta::prefetch`] for a position whose key is already made.
+    #[inline(always)]
+    fn prefetch_key(&self, key: u64) {
+        crate::search::pages::prefetch(&self.tt[self.tt_index(key)]);
     }
 
     fn tt_index(&self, key: u64) -> usize {
