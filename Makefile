@@ -7,15 +7,33 @@ BIN := target/release
 build:
 	$(CARGO) build --release --workspace
 
+# Each answer read back for a person (--explain): the board, the move, the engine's summary
+# and the size of the `data` it carries; the bots' own output stays exactly Botzone's.
 run: build
 	@for game in ataxx nogo dots; do \
 		echo "== $$game: fixtures/$$game/midgame.json"; \
-		$(BIN)/$$game --show < fixtures/$$game/midgame.json; echo; \
-		$(BIN)/$$game < fixtures/$$game/midgame.json; \
+		$(BIN)/$$game --explain < fixtures/$$game/midgame.json; echo; \
 	done
 
+# The tests build in their own profile (Cargo.toml, [profile.tests]: no LTO) and run to the
+# end (--no-fail-fast), all of them, even after a failure. The browser test needs Chromium:
+# it is an ignored test, run in a second step where Chromium is present, and named as
+# skipped where it is not (a failure under ARENA_BROWSER_TESTS=required, as in CI). Then the
+# fixtures go through the shipped bots of target/release.
+TEST_PROFILE := tests
+CHROMIUM ?= /usr/bin/chromium
+CHROMEDRIVER ?= /usr/bin/chromedriver
 test: build
-	$(CARGO) test --release --workspace
+	$(CARGO) test --profile $(TEST_PROFILE) --workspace --no-fail-fast
+	@if [ -x "$(CHROMIUM)" ] && [ -x "$(CHROMEDRIVER)" ]; then \
+		CHROMIUM="$(CHROMIUM)" CHROMEDRIVER="$(CHROMEDRIVER)" \
+			$(CARGO) test --profile $(TEST_PROFILE) -p arena --test integration browser:: -- --ignored; \
+	elif [ "$$ARENA_BROWSER_TESTS" = required ]; then \
+		echo "ARENA_BROWSER_TESTS=required, but $(CHROMIUM) or $(CHROMEDRIVER) is missing"; exit 1; \
+	else \
+		echo "SKIPPED 1 test: the browser test (bots/arena/tests/integration/browser.rs) needs" \
+			"Chromium and ChromeDriver (Debian's chromium, chromium-driver)"; \
+	fi
 	fixtures/check.sh $(BIN)
 
 bench: build

@@ -66,6 +66,10 @@ struct Cli {
     /// Stop after this many successful polls (tests).
     #[arg(long, hide = true)]
     max_polls: Option<u64>,
+    /// The least time between the starts of two polls, in ms (tests: a mock server on this
+    /// machine plays a whole game in seconds, not one move per 200 ms).
+    #[arg(long, hide = true, default_value_t = MIN_POLL_INTERVAL_MS)]
+    min_poll_ms: u64,
 }
 
 /// One match: its history rebuilt and checked (none before its first request), and its bot.
@@ -284,7 +288,7 @@ fn redact(text: &str, secret: &str) -> String {
 
 /// The least time between the starts of two polls: a server that answers at once (with
 /// nothing, or with garbage) is not asked more than 5 times a second.
-const MIN_POLL_INTERVAL: Duration = Duration::from_millis(200);
+const MIN_POLL_INTERVAL_MS: u64 = 200;
 
 fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Result<(), String> {
     let spec = BotSpec::parse(&cli.bot, cli.keep_running)?;
@@ -298,7 +302,7 @@ fn serve<G: ArenaGame>(cli: &Cli, agent: &ureq::Agent, stop: &AtomicBool) -> Res
     let mut last_poll: Option<Instant> = None;
     while !stop.load(Ordering::SeqCst) {
         if let Some(last) = last_poll {
-            std::thread::sleep(MIN_POLL_INTERVAL.saturating_sub(last.elapsed()));
+            std::thread::sleep(Duration::from_millis(cli.min_poll_ms).saturating_sub(last.elapsed()));
         }
         last_poll = Some(Instant::now());
         let mut request = agent.get(&url);

@@ -53,7 +53,8 @@ pub struct Args {
     #[arg(long)]
     pub seed: Option<u64>,
     /// A fixed number of search iterations instead of a time budget (with --seed: the
-    /// same input gives the same answer).
+    /// same input gives the same answer). With --uai or --gtp: a cap on each search, on
+    /// top of the clock the engine is given.
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
     /// Independent root searches merged at the end (seed 001's root parallelism).
@@ -75,6 +76,11 @@ pub struct Args {
     /// Print the input's position as a board, then exit.
     #[arg(long)]
     pub show: bool,
+    /// Answer the turn as Botzone would, then describe that answer for a person instead
+    /// of printing it: the board, the move, the engine's summary and how large the `data`
+    /// it carries is (`make run`). Without this flag the output is exactly Botzone's.
+    #[arg(long, conflicts_with_all = ["keep_running", "legal", "perft", "show"])]
+    pub explain: bool,
     /// Botzone keep-running mode: after each answer print the marker and wait for the
     /// next request line. The default of the upload build (`make dist`), which Botzone
     /// starts with no arguments.
@@ -91,10 +97,10 @@ pub struct Args {
     /// Botzone's: no pass (a blocked side ends the game and the other side takes the
     /// empty squares), the 401-move cap and CIRCULAR_MOVE; UAI's usual rules let a blocked
     /// side pass (`0000`), which this engine refuses in `position` and never plays.
-    #[arg(long, conflicts_with_all = ["gtp", "keep_running", "afresh", "legal", "perft", "show"])]
+    #[arg(long, conflicts_with_all = ["gtp", "keep_running", "afresh", "legal", "perft", "show", "explain"])]
     pub uai: bool,
     /// Speak GTP (Go engines' protocol, NoGo's) on stdin/stdout instead of Botzone's.
-    #[arg(long, conflicts_with_all = ["keep_running", "afresh", "legal", "perft", "show"])]
+    #[arg(long, conflicts_with_all = ["keep_running", "afresh", "legal", "perft", "show", "explain"])]
     pub gtp: bool,
 }
 
@@ -158,6 +164,8 @@ pub fn main<G: EngineProtocols>(registry: Registry<G>) -> ! {
         G::serve_uai(&args, &registry)
     } else if args.gtp {
         G::serve_gtp(&args, &registry)
+    } else if args.explain {
+        explain::<G>(start, &args, &registry, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())
     } else {
         run::<G>(start, &args, &registry, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr())
     };
@@ -313,6 +321,52 @@ pub fn run<G: BotzoneGame>(
     }
 }
 
+/// `--explain`: the turn answered exactly as Botzone would receive it, then read back for
+/// a person: the board before the move, the move, the engine's summary and the size of
+/// the `data` (up to 100 KB of base64 that says nothing on a terminal).
+pub fn explain<G: BotzoneGame>(
+    start: Instant,
+    args: &Args,
+    registry: &Registry<G>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    log: &mut dyn Write,
+) -> Result<(), BotError> {
+    let mut turn = String::new();
+    input.take(MAX_INPUT + 1).read_to_string(&mut turn)?;
+    if turn.len() as u64 > MAX_INPUT {
+        return Err(too_large().into());
+    }
+    let board = Args { show: true, explain: false, ..args.clone() };
+    run::<G>(start, &board, registry, &mut turn.as_bytes(), output, log)?;
+    let mut answer = Vec::new();
+    let answering = Args { explain: false, ..args.clone() };
+    run::<G>(start, &answering, registry, &mut turn.as_bytes(), &mut answer, log)?;
+    write!(output, "\n{}", describe_answer(&String::from_utf8_lossy(&answer)))?;
+    Ok(())
+}
+
+/// A bot's answer (one JSON object, or simplified interaction's two lines) as a person
+/// reads it: the move, the engine's summary, and the carried `data` by its size only.
+pub fn describe_answer(answer: &str) -> String {
+    let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(answer.trim()) else {
+        let mut lines = answer.lines();
+        let (mv, debug) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
+        return format!("move:  {mv}\ndebug: {debug}\ndata:  none (simplified interaction carries none)\n");
+    };
+    let debug = fields.get("debug").and_then(|d| d.as_str()).unwrap_or("");
+    let data = match fields.get("data").and_then(|d| d.as_str()) {
+        Some(data) => format!(
+            "{:.1} KB carried to the next turn (Botzone keeps up to {} KB)",
+            data.len() as f64 / 1000.0,
+            botzone::MAX_DATA_BYTES / 1000
+        ),
+        None => "none".into(),
+    };
+    let mv = fields.get("response").map_or("none".into(), |r| r.to_string());
+    format!("move:  {mv}\ndebug: {debug}\ndata:  {data}\n")
+}
+
 /// Botzone's `data` from what the searcher carries after choosing `played`: `TAG:BASE64`,
 /// within Botzone's 100 KB; `None` when the engine carries nothing.
 fn carry<G: BotzoneGame>(searcher: &Searcher<G>, played: G::Move) -> Option<String> {
@@ -444,24 +498,36 @@ mod tests {
         argv.extend_from_slice(flags);
         let args = Args::parse_from(argv);
         let budget = turn_budget(&args, Instant::now(), first_turn, clock, time_limit_ms);
-        budget.deadline.remaining().expect("a time budget").as_millis()
+        budget.deadline.length().expect("a time budget").as_millis()
+    }
+
+    #[test]
+    fn an_answer_is_described_by_its_move_summary_and_data_size() {
+        let data = "A".repeat(96_000);
+        let json = format!(r#"{{"response":{{"x":3,"y":4}},"debug":"mcts n=5","data":"{data}"}}"#);
+        let text = describe_answer(&json);
+        assert!(text.contains(r#"move:  {"x":3,"y":4}"#) && text.contains("debug: mcts n=5"), "{text}");
+        assert!(text.contains("data:  96.0 KB") && !text.contains("AAAA"), "{text}");
+        assert!(describe_answer(r#"{"response":{"x":-1,"y":-1},"debug":""}"#).contains("data:  none"));
+        let simple = describe_answer("1 2 3 4\nab depth=3");
+        assert!(simple.contains("move:  1 2 3 4") && simple.contains("debug: ab depth=3"), "{simple}");
     }
 
     #[test]
     fn a_time_limit_in_the_input_is_never_exceeded_even_on_the_first_turn() {
         use TurnClock::{Kept, Started};
         // 300 ms less the 35 ms margin, on the first turn as on the others.
-        assert!((260..=265).contains(&budget_ms(&[], true, Started, Some(300))));
-        assert!((260..=265).contains(&budget_ms(&[], false, Started, Some(300))));
+        assert_eq!(budget_ms(&[], true, Started, Some(300)), 265);
+        assert_eq!(budget_ms(&[], false, Started, Some(300)), 265);
         // Botzone's 1000 ms when none is stated; doubled on the first turn, as Botzone's
         // limit is.
-        assert!((1795..=1800).contains(&budget_ms(&[], true, Started, None)));
-        assert!((895..=900).contains(&budget_ms(&[], false, Started, None)));
-        assert!((395..=400).contains(&budget_ms(&["--time-ms", "200"], true, Started, Some(1000))));
+        assert_eq!(budget_ms(&[], true, Started, None), 1800);
+        assert_eq!(budget_ms(&[], false, Started, None), 900);
+        assert_eq!(budget_ms(&["--time-ms", "200"], true, Started, Some(1000)), 400);
         // Kept running, a later turn has no process start-up to cover: a smaller margin.
-        assert!((945..=950).contains(&budget_ms(&[], false, Kept, None)));
-        assert!((945..=950).contains(&budget_ms(&[], false, Kept, Some(1000))));
-        assert!((275..=280).contains(&budget_ms(&[], false, Kept, Some(300))));
+        assert_eq!(budget_ms(&[], false, Kept, None), 950);
+        assert_eq!(budget_ms(&[], false, Kept, Some(1000)), 950);
+        assert_eq!(budget_ms(&[], false, Kept, Some(300)), 280);
     }
 
     #[test]

@@ -40,6 +40,9 @@ struct Options {
     without: Without,
     threads: u16,
     seed: u64,
+    /// `--nodes`: a cap on every search, on top of what each `go` asks (as in GTP), so that
+    /// a judge's time limit can be met by a fixed, machine-independent budget.
+    nodes: Option<u64>,
 }
 
 struct Session<'a> {
@@ -62,6 +65,7 @@ pub fn serve(args: &Args, registry: &Registry<Position>) -> Result<(), BotError>
         without: Without(args.without.clone()),
         threads: args.threads,
         seed: seed(args),
+        nodes: args.nodes,
     };
     let mut session =
         Session { registry, options, searcher: None, position: Position::start(), gos: 0, moves: Vec::new() };
@@ -116,7 +120,10 @@ impl Session<'_> {
                 // Counted as the reader counts them, even when malformed.
                 self.gos += 1;
                 match go_budget(rest, received, self.position.to_move()) {
-                    Ok(budget) => self.go(&budget),
+                    Ok(budget) => {
+                        let cap = budget.max_iterations.into_iter().chain(self.options.nodes).min();
+                        self.go(&Budget { max_iterations: cap, ..budget })
+                    }
                     Err(e) => say(&format!("info string error: {e}")),
                 }
             }

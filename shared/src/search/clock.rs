@@ -38,6 +38,12 @@ impl Deadline {
         self.end.map(|end| end.saturating_duration_since(Instant::now()))
     }
 
+    /// The whole budget, from the start to the deadline (`None` when unlimited): what a
+    /// test of the margins can read without racing the clock.
+    pub fn length(&self) -> Option<Duration> {
+        self.end.map(|end| end - self.start)
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }

@@ -2,7 +2,8 @@
 //!
 //! `fakebot --mode MODE [--game GAME] [BOT FLAGS...]`:
 //! random (a real bot with the random engine; extra flags go to it), slow (the same after
-//! 300 ms), garbage (prints
+//! 300 ms, or `--sleep-ms N`), slow-first (slow on its first turn only, then at once;
+//! answers afresh), garbage (prints
 //! text that is not JSON), crash (exits with status 3), sleep (sleeps 30 s), illegal
 //! (echoes the opponent's last move, or passes when it must move), nopass (Pencil: plays
 //! an undrawn edge even when it must pass); and foreign engines that misbehave:
@@ -17,19 +18,18 @@ use botzone_games::engines::{generic_engines, Registry};
 use clap::{Parser, ValueEnum};
 use frontend::Args;
 use std::io::{BufRead, Read};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use arena::games::GameName;
 use arena::with_game;
 
-fn random_bot<G: BotzoneGame>(flags: &[String]) -> ! {
-    let start = Instant::now();
+fn random_bot<G: BotzoneGame>(start: Instant, flags: &[String], input: &mut dyn BufRead) -> ! {
     let mut argv = vec!["fakebot".to_string(), "--engine".into(), "random".into()];
     argv.extend_from_slice(flags);
     let args = Args::parse_from(argv);
-    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+    let stdout = std::io::stdout();
     let registry = Registry::new(generic_engines());
-    match frontend::run::<G>(start, &args, &registry, &mut stdin.lock(), &mut stdout.lock(), &mut std::io::stderr()) {
+    match frontend::run::<G>(start, &args, &registry, input, &mut stdout.lock(), &mut std::io::stderr()) {
         Ok(()) => std::process::exit(0),
         Err(e) => {
             eprintln!("fakebot: {e}");
@@ -54,7 +54,7 @@ fn fake_engine(mode: &str) {
             ("uai-pass" | "uai-sleep", "isready") => "readyok",
             ("uai-pass", "go") => "bestmove 0000",
             ("uai-sleep", "go") => {
-                std::thread::sleep(std::time::Duration::from_secs(30));
+                std::thread::sleep(Duration::from_secs(30));
                 continue;
             }
             ("gtp-resign", "genmove") => "= resign\n",
@@ -67,39 +67,51 @@ fn fake_engine(mode: &str) {
 }
 
 fn main() {
+    let start = Instant::now();
     let (mut mode, mut game, mut rest) = (String::new(), String::from("nogo"), Vec::new());
+    let mut sleep = Duration::from_millis(300);
     let mut argv = std::env::args().skip(1);
     while let Some(arg) = argv.next() {
         match arg.as_str() {
             "--mode" => mode = argv.next().unwrap_or_default(),
             "--game" => game = argv.next().unwrap_or_default(),
+            "--sleep-ms" => sleep = Duration::from_millis(argv.next().and_then(|ms| ms.parse().ok()).unwrap_or(300)),
             _ => rest.push(arg),
         }
     }
+    let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
+    let stdin = std::io::stdin();
     match mode.as_str() {
         "random" | "slow" => {
             if mode == "slow" {
-                std::thread::sleep(std::time::Duration::from_millis(300));
+                std::thread::sleep(sleep);
             }
-            let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
-            with_game!(game, G => random_bot::<G>(&rest))
+            with_game!(game, G => random_bot::<G>(start, &rest, &mut stdin.lock()))
+        }
+        "slow-first" => {
+            // The whole turn is read first (so this bot answers afresh only) to see whether
+            // it is the first: a JSON history with no responses yet.
+            let mut input = String::new();
+            stdin.lock().read_to_string(&mut input).expect("input");
+            if input.replace(' ', "").contains("\"responses\":[]") {
+                std::thread::sleep(sleep);
+            }
+            with_game!(game, G => random_bot::<G>(start, &rest, &mut input.as_bytes()))
         }
         "hog" => {
             let hoard = vec![1u8; 128 << 20];
             std::hint::black_box(&hoard);
-            let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
-            with_game!(game, G => random_bot::<G>(&rest))
+            with_game!(game, G => random_bot::<G>(start, &rest, &mut stdin.lock()))
         }
         "bare-env" => {
             if std::env::vars_os().next().is_some() {
                 std::process::exit(3);
             }
-            let game = GameName::from_str(&game, false).unwrap_or(GameName::Nogo);
-            with_game!(game, G => random_bot::<G>(&rest))
+            with_game!(game, G => random_bot::<G>(start, &rest, &mut stdin.lock()))
         }
         "garbage" => println!("hello, judge"),
         "crash" => std::process::exit(3),
-        "sleep" => std::thread::sleep(std::time::Duration::from_secs(30)),
+        "sleep" => std::thread::sleep(Duration::from_secs(30)),
         "illegal" => {
             let mut line = String::new();
             std::io::stdin().lock().read_line(&mut line).expect("input");

@@ -26,17 +26,24 @@ fn temp_file(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("arena-{}-{name}", std::process::id()))
 }
 
-/// A match of `game` between two random fake bots at 500 ms a turn, with `more` options.
+/// The limit a turn for bots that answer at once (random movers): generous, so that a
+/// busy machine cannot make them late. The tests of the limit itself use short limits
+/// against bots that sleep far past them.
+const AMPLE_MS: &str = "2000";
+
+/// A match of `game` between two random fake bots, with `more` options.
 fn random_bots(game: &str, more: &[&str]) -> (i32, String, String) {
     let bot = fake("random", game);
-    arena(&[&[game, "--a", &bot, "--b", &bot, "--time-ms", "500"], more].concat())
+    arena(&[&[game, "--a", &bot, "--b", &bot, "--time-ms", AMPLE_MS], more].concat())
 }
 
-/// Bot A misbehaves in `mode`; returns the JSON summary.
+/// Bot A misbehaves in `mode` at `time_ms` a turn against a random mover (which has
+/// AMPLE_MS); returns the JSON summary.
 fn faulty_match(game: &str, mode: &str, time_ms: &str) -> Value {
     let (a, b) = (fake(mode, game), fake("random", game));
+    let limits = ["--time-ms", time_ms, "--time-ms-b", AMPLE_MS];
     let (code, stdout, stderr) =
-        arena(&[game, "--a", &a, "--b", &b, "--games", "2", "--time-ms", time_ms, "--json", "--quiet"]);
+        arena(&[&[game, "--a", &a, "--b", &b, "--games", "2"], &limits[..], &["--json", "--quiet"]].concat());
     assert_eq!(code, 0, "{stderr}");
     serde_json::from_str(stdout.trim()).expect("one JSON object")
 }
@@ -56,18 +63,18 @@ fn assert_a_lost_by(summary: &Value, kind: &str) {
 #[test]
 fn illegal_moves_lose() {
     for game in ["ataxx", "nogo", "dots"] {
-        assert_a_lost_by(&faulty_match(game, "illegal", "500"), "illegal");
+        assert_a_lost_by(&faulty_match(game, "illegal", AMPLE_MS), "illegal");
     }
 }
 
 #[test]
 fn garbage_output_loses() {
-    assert_a_lost_by(&faulty_match("ataxx", "garbage", "500"), "bad-output");
+    assert_a_lost_by(&faulty_match("ataxx", "garbage", AMPLE_MS), "bad-output");
 }
 
 #[test]
 fn crashes_lose() {
-    assert_a_lost_by(&faulty_match("nogo", "crash", "500"), "crash");
+    assert_a_lost_by(&faulty_match("nogo", "crash", AMPLE_MS), "crash");
 }
 
 #[test]
@@ -81,19 +88,20 @@ fn sleeping_past_the_limit_loses_and_is_killed() {
 
 #[test]
 fn each_bot_has_its_own_limit_with_time_ms_b() {
-    // B answers after 300 ms each turn: within its own 1000 ms, past A's 100 ms.
-    let (a, b) = (fake("random", "nogo"), fake("slow", "nogo"));
+    // B takes 1500 ms over its first answer (then answers at once): within its own limit
+    // of 2 x 2000 ms on a first turn, far past A's 2 x 250 ms; A answers at once.
+    let (a, b) = (fake("random", "nogo"), format!("{} --sleep-ms 1500", fake("slow-first", "nogo")));
     let summary = |time_ms_b: &str| -> Value {
-        let args = ["nogo", "--a", &a, "--b", &b, "--games", "2", "--time-ms", "100", "--time-ms-b", time_ms_b];
+        let args = ["nogo", "--a", &a, "--b", &b, "--games", "2", "--time-ms", "250", "--time-ms-b", time_ms_b];
         let (code, stdout, stderr) = arena(&[&args[..], &["--json", "--quiet"]].concat());
         assert_eq!(code, 0, "{stderr}");
         serde_json::from_str(stdout.trim()).expect("one JSON object")
     };
-    let slower = summary("1000");
+    let slower = summary("2000");
     assert_eq!(slower["faults_b"]["timeout"], 0, "{slower}");
     assert_eq!(slower["faults_a"]["timeout"], 0, "{slower}");
-    assert!(slower["mean_ms_b"].as_f64().unwrap() >= 300.0, "{slower}");
-    let same = summary("100");
+    assert!(slower["max_ms_b"].as_u64().unwrap() >= 1500, "{slower}");
+    let same = summary("250");
     assert_eq!(same["faults_b"]["timeout"], 2, "{same}");
 }
 
@@ -112,7 +120,7 @@ fn pencil_bot_that_never_passes_loses() {
         "--games",
         "4",
         "--time-ms",
-        "500",
+        AMPLE_MS,
         "--json",
         "--quiet",
         "--log",
@@ -279,7 +287,7 @@ fn sprt_stops_early_on_a_clear_result() {
         "--games",
         "400",
         "--time-ms",
-        "500",
+        AMPLE_MS,
         "--json",
         "--quiet",
         "--sprt",
@@ -295,7 +303,7 @@ fn sprt_stops_early_on_a_clear_result() {
 /// comes as JSON or as text.
 fn kept_running_match(bot: &str, json: bool) -> (i32, String, String) {
     let mut args = vec!["dots", "--a", bot, "--b", bot, "--keep-running-a", "--keep-running-b"];
-    args.extend(["--games", "2", "--time-ms", "500", "--quiet"]);
+    args.extend(["--games", "2", "--time-ms", AMPLE_MS, "--quiet"]);
     if json {
         args.push("--json");
     }
@@ -337,7 +345,7 @@ fn human_play_reads_moves_and_commands_from_input() {
     let save = temp_file("human.json");
     let script = format!("4 4\nundo\n9 9\nhello\n0 0\nsave {0}\nload {0}\nnew\nquit\n", save.display());
     let mut child = Command::new(ARENA)
-        .args(["play", "nogo", "--bot", &fake("random", "nogo"), "--human", "black", "--time-ms", "500"])
+        .args(["play", "nogo", "--bot", &fake("random", "nogo"), "--human", "black", "--time-ms", AMPLE_MS])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -368,7 +376,7 @@ fn human_play_reads_moves_and_commands_from_input() {
 fn ctrl_c_ends_the_match_after_the_games_under_way_with_a_summary() {
     let bot = fake("random", "nogo");
     let child = Command::new(ARENA)
-        .args(["nogo", "--a", &bot, "--b", &bot, "--games", "40", "--time-ms", "1000"])
+        .args(["nogo", "--a", &bot, "--b", &bot, "--games", "40", "--time-ms", AMPLE_MS])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -398,7 +406,7 @@ fn ctrl_c_ends_the_match_after_the_games_under_way_with_a_summary() {
 fn sandboxed_match(mode: &str, keep_running: bool, mb: &str) -> Value {
     let a = if keep_running { format!("{} --keep-running", fake(mode, "nogo")) } else { fake(mode, "nogo") };
     let b = fake("random", "nogo");
-    let mut args = vec!["nogo", "--a", &a, "--b", &b, "--games", "2", "--time-ms", "500", "--json", "--quiet"];
+    let mut args = vec!["nogo", "--a", &a, "--b", &b, "--games", "2", "--time-ms", AMPLE_MS, "--json", "--quiet"];
     args.extend(["--sandbox", "--sandbox-mb", mb]);
     if keep_running {
         args.push("--keep-running-a");
@@ -427,5 +435,5 @@ fn the_sandbox_clears_the_environment_and_caps_the_memory() {
     let summary = sandboxed_match("hog", false, "256");
     assert_eq!(summary["faults_a"]["crash"], 0, "{summary}");
     // Outside the sandbox the environment is the judge's (not empty): the bot refuses.
-    assert_a_lost_by(&faulty_match("nogo", "bare-env", "500"), "crash");
+    assert_a_lost_by(&faulty_match("nogo", "bare-env", AMPLE_MS), "crash");
 }

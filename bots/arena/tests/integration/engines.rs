@@ -24,6 +24,8 @@ fn summary(args: &[&str]) -> Value {
     serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("one JSON object")
 }
 
+/// No fault on either side in `games` games, and no answer slower than the first turn's
+/// limit.
 fn assert_clean(s: &Value, games: u64, limit_ms: u64) {
     assert_eq!(s["games"], games, "{s}");
     for side in ["faults_a", "faults_b"] {
@@ -35,18 +37,25 @@ fn assert_clean(s: &Value, games: u64, limit_ms: u64) {
     assert!(s["max_ms_a"].as_u64().unwrap() <= 2 * limit_ms, "{s}");
 }
 
+// Both sides search a fixed number of nodes (a few ms a move), under a limit that a busy
+// machine cannot make them miss: these tests are about playing whole games through the
+// protocols, not about time (which the overrun experiment measures).
+
 #[test]
 fn a_uai_engine_plays_whole_games_against_a_botzone_bot() {
-    let (engine, botzone) = (format!("uai:{} --uai", bot("ataxx")), bot("ataxx"));
-    let s = summary(&["ataxx", "--a", &engine, "--b", &botzone, "--games", "2", "--time-ms", "100", "--openings", "2"]);
-    assert_clean(&s, 2, 100);
+    let (engine, botzone) =
+        (format!("uai:{} --uai --nodes 20000", bot("ataxx")), format!("{} --nodes 20000", bot("ataxx")));
+    let s =
+        summary(&["ataxx", "--a", &engine, "--b", &botzone, "--games", "2", "--time-ms", "2000", "--openings", "2"]);
+    assert_clean(&s, 2, 2000);
 }
 
 #[test]
 fn a_gtp_engine_plays_whole_games_against_a_botzone_bot() {
-    let (engine, botzone) = (format!("gtp:{} --gtp", bot("nogo")), bot("nogo"));
-    let s = summary(&["nogo", "--a", &engine, "--b", &botzone, "--games", "2", "--time-ms", "100", "--openings", "2"]);
-    assert_clean(&s, 2, 100);
+    let (engine, botzone) =
+        (format!("gtp:{} --gtp --nodes 2000", bot("nogo")), format!("{} --nodes 2000", bot("nogo")));
+    let s = summary(&["nogo", "--a", &engine, "--b", &botzone, "--games", "2", "--time-ms", "2000", "--openings", "2"]);
+    assert_clean(&s, 2, 2000);
 }
 
 fn fake(mode: &str) -> String {
@@ -64,7 +73,9 @@ fn engines_that_pass_resign_or_hang_lose_by_botzone_rules() {
         ("nogo", format!("gtp:{}", fake("gtp-resign")), "illegal"),
         ("ataxx", format!("uai:{}", fake("uai-sleep")), "timeout"),
     ] {
-        let s = summary(&[game, "--a", &engine, "--b", &random(game), "--games", "2", "--time-ms", "200"]);
+        // A's 200 ms is what the hanging engine overruns; B, a random mover, has ample time.
+        let limits = ["--time-ms", "200", "--time-ms-b", "2000"];
+        let s = summary(&[&[game, "--a", &engine, "--b", &random(game), "--games", "2"], &limits[..]].concat());
         assert_eq!(s["losses_a"], 2, "{engine}: {s}");
         assert_eq!(s["faults_a"][fault], 2, "{engine}: {s}");
     }

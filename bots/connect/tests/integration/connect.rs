@@ -6,8 +6,7 @@ use std::process::Command;
 use std::sync::mpsc;
 use std::time::Duration;
 
-mod common;
-use common::fakebot;
+use crate::common::fakebot;
 
 const CONNECT: &str = env!("CARGO_BIN_EXE_connect");
 
@@ -61,7 +60,7 @@ fn connector_answers_concurrent_matches_and_survives_errors() {
             "--bot",
             &bot,
             "--time-ms",
-            "500",
+            "2000",
             "--max-polls",
             "3",
             "--journal",
@@ -108,7 +107,10 @@ fn whole_game<G: botzone_games::botzone::BotzoneGame>(game: &str) {
     // ended an Ataxx game in 6 answers, under the 10 asked for below).
     let bot = format!("{} --mode random --game {game} --seed 7", fakebot());
     let mut child = Command::new(CONNECT)
-        .args(["--game", game, "--user", "u", "--secret", "s", "--bot", &bot, "--time-ms", "500", "--no-journal"])
+        .args(["--game", game, "--user", "u", "--secret", "s", "--bot", &bot, "--time-ms", "2000", "--no-journal"])
+        // The mock answers at once: a poll each 200 ms (Botzone's pace) would make a game
+        // take most of a minute.
+        .args(["--min-poll-ms", "10"])
         .args(["--server", &format!("http://127.0.0.1:{port}")])
         .stderr(std::process::Stdio::null())
         .spawn()

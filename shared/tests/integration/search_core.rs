@@ -140,6 +140,25 @@ fn alphabeta_equals_minimax_on_nogo_endgames() {
     check_alphabeta_equals_minimax(&small_nogo_positions(30, 7, 2), || NoEval);
 }
 
+/// A window that fails towards a won or lost score widens geometrically: a one-point
+/// window once widened by a point a search and took thousands of searches (and seconds)
+/// to reach a win on these positions, where a wide window takes a few.
+#[test]
+fn a_one_point_window_reaches_a_forced_result_in_few_searches() {
+    let [wide, _, narrow] = exact();
+    for g in small_nogo_positions(30, 7, 2) {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let nodes = |config| {
+            let mut ab = AlphaBeta::new(config, NoEval);
+            ab.iterate(&g, &moves, &Budget::iterations(u64::MAX));
+            ab.nodes()
+        };
+        let (wide, narrow) = (nodes(wide), nodes(narrow));
+        assert!(narrow <= 50 * wide, "{narrow} nodes with a one-point window, {wide} with a wide one");
+    }
+}
+
 #[test]
 fn alphabeta_equals_minimax_on_ataxx_positions_near_the_move_cap() {
     // Three moves before the cap the whole tree is small; the evaluation decides nothing.
