@@ -135,6 +135,12 @@ struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Play only shard K of N of the match (0 <= K < N): the K-th of N equal runs of
+    /// consecutive pairs, each game with the number, opening and colours it has in the
+    /// whole match. `arena summary` over the N shards' logs is the whole match's summary.
+    /// N must divide the pairs (games / 2).
+    #[arg(long, value_name = "K/N", conflicts_with = "sprt")]
+    shard: Option<String>,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -193,6 +199,10 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
+    let played = match &args.shard {
+        Some(shard) => arena::tournament::shard_of_match(shard, args.games)?,
+        None => 0..args.games,
+    };
     let openings = match &args.book {
         None => Openings::Random(args.openings),
         Some(path) => {
@@ -219,13 +229,18 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
         progress: !args.quiet,
         sandbox_mb: args.sandbox.then_some(args.sandbox_mb),
         interrupt: Some(&INTERRUPTED),
+        played,
     };
     let times = if time_ms_b == args.time_ms {
         format!("{} ms per turn", args.time_ms)
     } else {
         format!("A {} ms, B {time_ms_b} ms per turn", args.time_ms)
     };
-    eprintln!("{}: A = {}  vs  B = {}, {} games, {times}", G::NAME, args.a, args.b, args.games);
+    let games = match &args.shard {
+        Some(shard) => format!("games {}-{} of {} (shard {shard})", cfg.played.start, cfg.played.end - 1, args.games),
+        None => format!("{} games", args.games),
+    };
+    eprintln!("{}: A = {}  vs  B = {}, {games}, {times}", G::NAME, args.a, args.b);
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             std::process::exit(130);

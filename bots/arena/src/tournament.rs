@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{IsTerminal, Write};
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -42,6 +43,22 @@ pub struct MatchConfig<M> {
     pub sandbox_mb: Option<u64>,
     /// Set (by Ctrl-C) to start no more games: those under way finish and are counted.
     pub interrupt: Option<&'static AtomicBool>,
+    /// The games of the match this run plays (`--shard`; all of them by default): each
+    /// keeps its number, so its opening and colours are the whole match's.
+    pub played: Range<usize>,
+}
+
+/// The games of shard `k` of `n` (`--shard K/N`) of a match of `games`: whole pairs, the
+/// K-th of N equal runs of consecutive pairs, so that shard logs summed up together are
+/// the whole match. An error when N does not divide the pairs.
+pub fn shard_of_match(shard: &str, games: usize) -> Result<Range<usize>, String> {
+    let (k, n) = botzone_games::selfplay::parse_shard(shard).map_err(|e| format!("--shard {e}"))?;
+    let pairs = games.div_ceil(2) as u64;
+    if pairs % n != 0 {
+        return Err(format!("--shard {shard}: {n} shards cannot share the {pairs} pairs of {games} games evenly"));
+    }
+    let own = botzone_games::selfplay::shard_games((k, n), pairs);
+    Ok((2 * own.start as usize)..(2 * own.end as usize).min(games))
 }
 
 /// Per-bot time and fault figures.
@@ -257,20 +274,21 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
     };
     let live_log = cfg.log.as_deref().map(crate::live::LiveLog::beside);
     let live = live_log.as_ref();
-    let next = AtomicUsize::new(0);
+    let next = AtomicUsize::new(cfg.played.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let bar = if cfg.progress { ProgressBar::new(cfg.games as u64) } else { ProgressBar::hidden() };
+    let to_play = cfg.played.len();
+    let bar = if cfg.progress { ProgressBar::new(to_play as u64) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games  {msg}")
             .expect("valid template")
             .progress_chars("=> "),
     );
     // Drawn now and redrawn while the first game is played, not only when it ends.
-    bar.set_message(format!("{} games, first under way", cfg.games));
+    bar.set_message(format!("{to_play} games, first under way"));
     bar.enable_steady_tick(Duration::from_millis(500));
     if cfg.progress && !std::io::stderr().is_terminal() {
-        eprintln!("match started: {} games, {} at a time", cfg.games, cfg.jobs.max(1));
+        eprintln!("match started: {to_play} games, {} at a time", cfg.jobs.max(1));
     }
     let mut standing = Standing::default();
     let mut sprt_state = None;
@@ -286,7 +304,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);
                 let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
-                if index >= cfg.games || stop.load(Ordering::SeqCst) || interrupted {
+                if index >= cfg.played.end || stop.load(Ordering::SeqCst) || interrupted {
                     return;
                 }
                 let pair = index / 2;
@@ -346,7 +364,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
             );
             if cfg.progress && !std::io::stderr().is_terminal() {
                 // No terminal to redraw a bar on (a log, CI): one line per game.
-                eprintln!("game {}/{}: {status}  ({})", tally.games(), cfg.games, record.reason);
+                eprintln!("game {}/{to_play}: {status}  ({})", tally.games(), record.reason);
             }
             bar.set_message(status);
             bar.inc(1);
@@ -360,7 +378,7 @@ pub fn run_match<G: ArenaGame>(cfg: &MatchConfig<G::Move>) -> std::io::Result<Su
         live.close();
     }
     let interrupted = cfg.interrupt.is_some_and(|i| i.load(Ordering::SeqCst));
-    let interrupted_of = (interrupted && (standing.tally.games() as usize) < cfg.games).then_some(cfg.games);
+    let interrupted_of = (interrupted && (standing.tally.games() as usize) < to_play).then_some(to_play);
     let stolen_ms = crate::runner::stolen_since(stolen_at_start);
     Ok(Summary { sprt: sprt_state, interrupted_of, stolen_ms, ..standing.summary(G::NAME) })
 }

@@ -437,3 +437,66 @@ fn the_sandbox_clears_the_environment_and_caps_the_memory() {
     // Outside the sandbox the environment is the judge's (not empty): the bot refuses.
     assert_a_lost_by(&faulty_match("nogo", "bare-env", AMPLE_MS), "crash");
 }
+
+/// The games of a log by their number in the match: (opening, A first, moves).
+fn games_by_number(log: &std::path::Path) -> std::collections::BTreeMap<u64, (Value, Value, Vec<Value>)> {
+    let text = std::fs::read_to_string(log).unwrap();
+    text.lines()
+        .map(|line| {
+            let g: Value = serde_json::from_str(line).unwrap();
+            let moves = g["moves"].as_array().unwrap().iter().map(|t| t["move"].clone()).collect();
+            (g["game"].as_u64().unwrap(), (g["opening"].clone(), g["a_first"].clone(), moves))
+        })
+        .collect()
+}
+
+#[test]
+fn a_match_split_into_shards_plays_the_same_games_and_sums_up_as_one() {
+    // Seeded random movers answer the same position with the same move: the games are the
+    // same wherever they are played.
+    let bot = format!("{} --seed 5", fake("random", "dots"));
+    let common = ["dots", "--a", &bot, "--b", &bot, "--games", "8", "--openings", "4", "--seed", "9"];
+    let whole = temp_file("whole.jsonl");
+    let (code, _, stderr) =
+        arena(&[&common[..], &["--time-ms", AMPLE_MS, "--quiet", "--log", whole.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let shards: Vec<_> = (0..2).map(|k| temp_file(&format!("shard{k}.jsonl"))).collect();
+    for (k, log) in shards.iter().enumerate() {
+        let shard = format!("{k}/2");
+        let more = ["--time-ms", AMPLE_MS, "--quiet", "--shard", &shard, "--log", log.to_str().unwrap()];
+        let (code, _, stderr) = arena(&[&common[..], &more[..]].concat());
+        assert_eq!(code, 0, "{stderr}");
+        // Shard k holds pairs 2k and 2k+1: games 4k..4k+3.
+        let numbers: Vec<u64> = games_by_number(log).into_keys().collect();
+        assert_eq!(numbers, (4 * k as u64..4 * k as u64 + 4).collect::<Vec<_>>());
+    }
+    let mut sharded = games_by_number(&shards[0]);
+    sharded.extend(games_by_number(&shards[1]));
+    assert_eq!(sharded, games_by_number(&whole), "openings, colours and moves");
+    // The shards' logs sum up to the whole match's summary.
+    let summary = |logs: &[&std::path::PathBuf]| -> Value {
+        let mut args = vec!["summary".to_string()];
+        args.extend(logs.iter().map(|l| l.display().to_string()));
+        args.push("--json".into());
+        let (code, stdout, stderr) = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str(stdout.trim()).unwrap()
+    };
+    let (one, two) = (summary(&[&whole]), summary(&[&shards[0], &shards[1]]));
+    for field in ["games", "wins_a", "draws", "losses_a", "elo", "elo_ci95"] {
+        assert_eq!(one[field], two[field], "{field}: {one} vs {two}");
+    }
+    for log in shards.iter().chain([&whole]) {
+        let _ = std::fs::remove_file(log);
+    }
+}
+
+#[test]
+fn a_shard_that_does_not_fit_the_match_is_refused_before_playing() {
+    let bot = fake("random", "nogo");
+    for (shard, why) in [("3/3", "0 <= K < N"), ("1/3", "cannot share the 4 pairs"), ("x", "K/N"), ("1/0", "K < N")] {
+        let (code, _, stderr) = arena(&["nogo", "--a", &bot, "--b", &bot, "--games", "8", "--shard", shard]);
+        assert_eq!(code, 2, "{shard}: {stderr}");
+        assert!(stderr.contains(why) && !stderr.contains("game 1"), "{shard}: {stderr}");
+    }
+}
