@@ -54,7 +54,7 @@ pub struct MatchConfig<M> {
 pub fn shard_of_match(shard: &str, games: usize) -> Result<Range<usize>, String> {
     let (k, n) = botzone_games::selfplay::parse_shard(shard).map_err(|e| format!("--shard {e}"))?;
     let pairs = games.div_ceil(2) as u64;
-    if pairs % n != 0 {
+    if !pairs.is_multiple_of(n) {
         return Err(format!("--shard {shard}: {n} shards cannot share the {pairs} pairs of {games} games evenly"));
     }
     let own = botzone_games::selfplay::shard_games((k, n), pairs);
