@@ -23,6 +23,10 @@ run: build
 TEST_PROFILE := tests
 CHROMIUM ?= /usr/bin/chromium
 CHROMEDRIVER ?= /usr/bin/chromedriver
+# The cluster runner's tests need Ray (a real local cluster); like the browser test, they
+# run where it is installed and are named as skipped where not (a failure under
+# RAY_TESTS=required, as in CI).
+RAY_PYTHON ?= target/ray-venv/bin/python
 test: build
 	$(CARGO) test --profile $(TEST_PROFILE) --workspace --no-fail-fast
 	@if [ -x "$(CHROMIUM)" ] && [ -x "$(CHROMEDRIVER)" ]; then \
@@ -33,6 +37,15 @@ test: build
 	else \
 		echo "SKIPPED 1 test: the browser test (bots/arena/tests/integration/browser.rs) needs" \
 			"Chromium and ChromeDriver (Debian's chromium, chromium-driver)"; \
+	fi
+	@if [ -x "$(RAY_PYTHON)" ] && "$(RAY_PYTHON)" -c "import ray" 2>/dev/null; then \
+		"$(RAY_PYTHON)" -m unittest bots/lab/cluster/test_ray_run.py; \
+	elif [ "$$RAY_TESTS" = required ]; then \
+		echo "RAY_TESTS=required, but $(RAY_PYTHON) has no Ray (bots/lab/cluster/requirements.txt)"; exit 1; \
+	else \
+		echo "SKIPPED 4 tests: the Ray cluster tests (bots/lab/cluster/test_ray_run.py) need Ray in" \
+			"$(RAY_PYTHON) (python3 -m venv target/ray-venv; target/ray-venv/bin/pip install -r" \
+			"bots/lab/cluster/requirements.txt)"; \
 	fi
 	fixtures/check.sh $(BIN)
 
