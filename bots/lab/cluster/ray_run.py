@@ -187,7 +187,8 @@ def run_shard(spec, bins, kill_marker):
         os.kill(os.getpid(), signal.SIGKILL)
     stdout, stderr = child.communicate()
     if child.returncode != 0:
-        raise RunError(f"shard {shard}: {os.path.basename(command[0])} exited with {child.returncode}: {stderr.strip()}")
+        tool = os.path.basename(command[0])
+        raise RunError(f"shard {shard}: {tool} exited with {child.returncode}: {stderr.strip()}")
     with open(out, "rb") as f:
         data = f.read()
     summary = stdout.strip() if spec["kind"] == "match" else stdout.strip().splitlines()[-1:]
@@ -296,7 +297,8 @@ def run(opts):
     digest = hashlib.sha256(b"".join(name.encode() + data for name, data in bins.items())).hexdigest()[:16]
     bins_ref = ray.put(bins)
     bin_dirs = sorted({bin_dir, os.path.abspath(bin_dir)}, key=len, reverse=True)
-    node, missing = ray.get(check_worker.remote(named_programs(opts.kind, program, args, bin_dir), bins_ref, digest, bin_dirs))
+    programs = named_programs(opts.kind, program, args, bin_dir)
+    node, missing = ray.get(check_worker.remote(programs, bins_ref, digest, bin_dirs))
     if missing:
         raise RunError(f"on worker {node}: {', '.join(missing)} cannot be found (only {bin_dir} is shipped)")
 
