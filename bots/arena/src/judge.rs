@@ -39,6 +39,8 @@ pub struct GameRecord {
     /// CPU time the host took from the machine while the game was played, all CPUs
     /// together ([`crate::runner::stolen_ms`]; games played beside it share the figure).
     pub stolen_ms: Option<u64>,
+    /// The machine that played it ([`crate::runner::host`]), where the log says.
+    pub host: Option<String>,
 }
 
 impl GameRecord {
@@ -77,6 +79,7 @@ impl GameRecord {
             "restarts": {"first": self.restarts[0], "second": self.restarts[1]},
             "peak_kb": {"first": self.peak_kb[0], "second": self.peak_kb[1]},
             "stolen_ms": self.stolen_ms,
+            "host": self.host,
             "fault": self.fault.as_ref().map(|(p, f)| json!({
                 "by": side_name(*p),
                 "kind": f.kind.name(),
@@ -137,6 +140,7 @@ impl GameRecord {
             restarts,
             peak_kb: by_side("peak_kb")?,
             stolen_ms: line["stolen_ms"].as_u64(),
+            host: line["host"].as_str().map(String::from),
         })
     }
 
@@ -225,6 +229,7 @@ pub fn play_game<G: ArenaGame>(
         restarts: [bots[0].restarts(), bots[1].restarts()],
         peak_kb: [bots[0].peak_kb(), bots[1].peak_kb()],
         stolen_ms: crate::runner::stolen_since(stolen_at_start),
+        host: Some(crate::runner::host().to_string()),
     };
     loop {
         if let Some(outcome) = t.game().outcome() {

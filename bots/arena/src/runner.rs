@@ -111,6 +111,33 @@ pub fn stolen_ms() -> Option<u64> {
     parse_steal(&std::fs::read_to_string("/proc/stat").ok()?)
 }
 
+/// The machine that plays, as a log records it: the CPU's model and the instruction sets
+/// that change an engine's speed (a network evaluated with AVX-512 or only AVX2), read once
+/// from `/proc/cpuinfo`; "unknown" where it cannot be read. With the steal time it tells
+/// one host's result from another's.
+pub fn host() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| std::fs::read_to_string("/proc/cpuinfo").map_or("unknown".into(), |text| describe_cpu(&text)))
+}
+
+/// The instruction sets named in [`host`]'s description, in this order.
+const SPEED_FLAGS: [&str; 8] =
+    ["avx2", "bmi2", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx_vnni", "avx512_bf16"];
+
+/// `/proc/cpuinfo`'s first processor as "MODEL (FLAG FLAG ...)".
+fn describe_cpu(cpuinfo: &str) -> String {
+    let field = |name: &str| {
+        cpuinfo.lines().find_map(|l| {
+            let (key, value) = l.split_once(':')?;
+            (key.trim() == name).then(|| value.trim().to_string())
+        })
+    };
+    let model = field("model name").unwrap_or_else(|| "unknown CPU".into());
+    let flags = field("flags").unwrap_or_default();
+    let present: Vec<&str> = SPEED_FLAGS.into_iter().filter(|f| flags.split_whitespace().any(|g| g == *f)).collect();
+    format!("{model} ({})", if present.is_empty() { "no AVX2".into() } else { present.join(" ") })
+}
+
 /// The steal time since an earlier reading of [`stolen_ms`].
 pub fn stolen_since(start: Option<u64>) -> Option<u64> {
     start.zip(stolen_ms()).map(|(start, now)| now.saturating_sub(start))
@@ -552,6 +579,18 @@ pub fn clip(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_host_is_its_cpu_model_and_the_instruction_sets_that_change_speed() {
+        let cpuinfo = "processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Gold 6448Y\n\
+                       flags\t\t: fpu sse avx2 bmi2 avx512f avx512bw avx512vl avx512_vnni\nprocessor\t: 1\n";
+        assert_eq!(
+            describe_cpu(cpuinfo),
+            "Intel(R) Xeon(R) Gold 6448Y (avx2 bmi2 avx512f avx512bw avx512vl avx512_vnni)"
+        );
+        assert_eq!(describe_cpu("model name : Old\nflags : sse sse2\n"), "Old (no AVX2)");
+        assert_eq!(describe_cpu(""), "unknown CPU (no AVX2)");
+    }
 
     #[test]
     fn steal_is_the_eighth_number_of_the_cpu_line_in_hundredths_of_a_second() {

@@ -146,6 +146,9 @@ pub struct Summary {
     pub interrupted_of: Option<usize>,
     /// CPU time the host took from the machine over the match ([`crate::runner::stolen_ms`]).
     pub stolen_ms: Option<u64>,
+    /// The machines that played the games ([`crate::runner::host`]), each once, in the
+    /// order met: one for a match, several for logs of a cluster's shards.
+    pub hosts: Vec<String>,
 }
 
 impl Summary {
@@ -181,6 +184,7 @@ impl Summary {
             "mean_nodes_a": self.a.mean_search().1,
             "mean_nodes_b": self.b.mean_search().1,
             "stolen_ms": self.stolen_ms,
+            "hosts": self.hosts,
             "sprt": self.sprt.map(|(s, d, llr)| json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": llr,
                 "decision": match d {
@@ -233,6 +237,9 @@ impl Summary {
         if self.a.peak_kb.is_some() || self.b.peak_kb.is_some() {
             let mb = |kb: Option<u64>| kb.map_or("-".to_string(), |kb| format!("{:.1} MB", kb as f64 / 1024.0));
             s += &format!("peak memory kept running: A {}; B {}\n", mb(self.a.peak_kb), mb(self.b.peak_kb));
+        }
+        if !self.hosts.is_empty() {
+            s += &format!("host: {}\n", self.hosts.join("; "));
         }
         if let Some(ms) = self.stolen_ms.filter(|&ms| ms > 0) {
             s += &format!(
@@ -397,6 +404,8 @@ pub struct Standing {
     /// A's score in the first game counted of each pair not yet finished, by (source,
     /// pair): the games of several logs pair only within their own log.
     open_pairs: HashMap<(usize, usize), f64>,
+    /// The machines the games name, each once.
+    hosts: Vec<String>,
 }
 
 impl Standing {
@@ -440,13 +449,17 @@ impl Standing {
         if let Some((side, fault)) = &record.fault {
             *figures[usize::from(*side != a_side)].faults.entry(fault.kind).or_default() += 1;
         }
+        if let Some(host) = record.host.as_ref().filter(|h| !self.hosts.contains(h)) {
+            self.hosts.push(host.clone());
+        }
     }
 
     /// The summary of the games counted, of `game`, with no SPRT, interruption or steal.
     pub fn summary(self, game: &'static str) -> Summary {
         let [a, b] = self.figures;
         let by_colour = self.by_colour;
-        Summary { game, tally: self.tally, a, b, by_colour, sprt: None, interrupted_of: None, stolen_ms: None }
+        let hosts = self.hosts;
+        Summary { game, tally: self.tally, a, b, by_colour, sprt: None, interrupted_of: None, stolen_ms: None, hosts }
     }
 }
 
@@ -476,8 +489,11 @@ mod tests {
             sprt: None,
             interrupted_of: None,
             stolen_ms,
+            hosts: vec!["Intel(R) Xeon(R) Processor (avx2 avx512f)".into()],
         };
         assert!(summary(Some(300)).to_text().contains("the host took 300 ms of CPU"));
+        assert!(summary(None).to_text().contains("host: Intel(R) Xeon(R) Processor (avx2 avx512f)\n"));
+        assert_eq!(summary(None).to_json()["hosts"][0], "Intel(R) Xeon(R) Processor (avx2 avx512f)");
         assert_eq!(summary(Some(300)).to_json()["stolen_ms"], 300);
         for quiet in [Some(0), None] {
             assert!(!summary(quiet).to_text().contains("steal"), "{quiet:?}");

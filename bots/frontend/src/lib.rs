@@ -89,6 +89,11 @@ pub struct Args {
     /// Answer one turn and exit (the default, but in the upload build of `make dist`).
     #[arg(long)]
     pub afresh: bool,
+    /// Kept running: start each turn's search with new tables (no table, history or tree
+    /// kept from the turns before), as a process started afresh without `data` does, to
+    /// measure what keeping them between turns is worth.
+    #[arg(long, requires = "keep_running")]
+    pub fresh_search: bool,
     /// Neither read nor write Botzone's `data` (with it, a bot that answers afresh carries
     /// the top of its search tree to its next turn; engines with a tree only).
     #[arg(long)]
@@ -312,6 +317,12 @@ pub fn run<G: BotzoneGame>(
         }
         writeln!(output, "{}", botzone::KEEP_RUNNING_MARKER)?;
         output.flush()?;
+        if args.fresh_search {
+            // New tables while the opponent thinks: the old ones' freeing and the new ones'
+            // allocation stay off our clock, and only what was kept is lost.
+            searcher =
+                registry.searcher(args.engine.as_deref(), &without, seed, args.threads).map_err(BotError::Usage)?;
+        }
         game_match.apply_response(mv)?;
         let Some(line) = next_line(input)? else { return Ok(()) };
         (clock_start, clock) = (Instant::now(), TurnClock::Kept);

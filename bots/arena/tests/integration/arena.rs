@@ -486,6 +486,9 @@ fn a_match_split_into_shards_plays_the_same_games_and_sums_up_as_one() {
     for field in ["games", "wins_a", "draws", "losses_a", "elo", "elo_ci95"] {
         assert_eq!(one[field], two[field], "{field}: {one} vs {two}");
     }
+    // Every game names the machine that played it: here, one machine.
+    assert_eq!(two["hosts"].as_array().map(Vec::len), Some(1), "{two}");
+    assert!(two["hosts"][0].as_str().unwrap().contains('('), "CPU model and instruction sets: {two}");
     for log in shards.iter().chain([&whole]) {
         let _ = std::fs::remove_file(log);
     }

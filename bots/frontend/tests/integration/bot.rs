@@ -121,6 +121,35 @@ fn keep_running_answers_every_turn_with_the_marker() {
     assert!(game.check(ours2).is_ok());
 }
 
+/// `--fresh-search` keeps the process but not the search: its second answer is the one a
+/// process started afresh on the whole history (without `data`) gives, search figures
+/// included.
+#[test]
+fn a_kept_bot_with_fresh_search_answers_as_a_fresh_process() {
+    let first_turn = r#"{"requests":[{"x0":-1,"y0":-1,"x1":-1,"y1":-1}],"responses":[]}"#;
+    let flags = ["--nodes", "20000", "--seed", "5"];
+    let (status, out) = run_ataxx(&flags, first_turn);
+    status.unwrap();
+    let ours: Value = serde_json::from_str(out.trim()).unwrap();
+    let mut game = ataxx::Position::start();
+    game.play(ataxx::Position::parse_json_move(&ours["response"]).unwrap().unwrap());
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let reply = ataxx::Position::json_move(Some(moves[0]));
+    let kept = format!("{first_turn}\n{reply}\n");
+    let (status, out) = run_ataxx(&[&flags[..], &["--keep-running", "--fresh-search"]].concat(), &kept);
+    status.unwrap();
+    let second: Value = serde_json::from_str(out.lines().nth(2).unwrap()).unwrap();
+    let history =
+        json!({"requests": [{"x0": -1, "y0": -1, "x1": -1, "y1": -1}, reply], "responses": [ours["response"]]});
+    let (status, out) = run_ataxx(&[&flags[..], &["--no-carry"]].concat(), &history.to_string());
+    status.unwrap();
+    let afresh: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(second["response"], afresh["response"]);
+    let figures = |v: &Value| v["debug"].as_str().unwrap().split(" ms=").next().unwrap().to_string();
+    assert_eq!(figures(&second), figures(&afresh), "the same search: depth, nodes and score");
+}
+
 #[test]
 fn keep_running_request_with_an_illegal_move_is_an_error() {
     let input = "{\"requests\":[{\"x\":-1,\"y\":-1}],\"responses\":[]}\n{\"x\":42,\"y\":0}\n";
