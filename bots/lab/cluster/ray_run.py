@@ -121,15 +121,13 @@ def read_binaries(bin_dir, program):
     return bins
 
 
-def die_with_parent():
-    """In the child: killed when the worker that started it dies (Linux), so a lost
-    worker's arena does not play on unseen."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+def dying_with_the_worker(command):
+    """The command run so that it is killed when the worker that starts it dies (Linux's
+    parent-death signal, set by util-linux's `setpriv`), so that a lost worker's arena does
+    not play on unseen; as it is where `setpriv` is missing. (Setting the signal in a
+    `preexec_fn` is unsafe in a Ray worker, which runs threads.)"""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "KILL", "--", *command] if setpriv else command
 
 
 def materialise(bins, digest):
@@ -176,9 +174,7 @@ def run_shard(spec, bins, kill_marker):
         command = [os.path.join(folder, "arena")] + args + ["--shard", shard, "--jobs", "1", "--quiet", "--json"]
     else:
         command = [os.path.join(folder, spec["program"])] + args + ["--shard", shard, "--threads", "1"]
-    child = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent
-    )
+    child = subprocess.Popen(dying_with_the_worker(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if kill_marker and spec["shard"] == kill_marker["shard"] and not os.path.exists(kill_marker["path"]):
         # The fault test: this worker dies once, mid-run, after its first game is logged.
         open(kill_marker["path"], "w").close()
