@@ -43,7 +43,7 @@ test: build
 	elif [ "$$RAY_TESTS" = required ]; then \
 		echo "RAY_TESTS=required, but $(RAY_PYTHON) has no Ray (bots/lab/cluster/requirements.txt)"; exit 1; \
 	else \
-		echo "SKIPPED 4 tests: the Ray cluster tests (bots/lab/cluster/test_ray_run.py) need Ray in" \
+		echo "SKIPPED 5 tests: the Ray cluster tests (bots/lab/cluster/test_ray_run.py) need Ray in" \
 			"$(RAY_PYTHON) (python3 -m venv target/ray-venv; target/ray-venv/bin/pip install -r" \
 			"bots/lab/cluster/requirements.txt)"; \
 	fi

@@ -151,11 +151,14 @@ def materialise(bins, digest):
 
 def rewrite_paths(args, bin_dirs, folder):
     """Each argument with the driver's bin folder (as given or absolute) replaced by the
-    worker's copy: bots' command lines inside --a and --b included."""
+    worker's copy where a path starts with it: bots' command lines inside --a and --b
+    included (after a space, `uai:` or `gtp:`), but not another program's folder that
+    ends the same way (`../peers/Zataxx/target/release/zataxx` stays as it is)."""
     out = []
     for arg in args:
         for bin_dir in bin_dirs:
-            arg = arg.replace(bin_dir.rstrip("/") + "/", folder + "/")
+            start = re.compile(r"(^|[\s=]|uai:|gtp:)" + re.escape(bin_dir.rstrip("/") + "/"))
+            arg = start.sub(lambda m: m.group(1) + folder + "/", arg)
         out.append(arg)
     return out
 
@@ -187,6 +190,7 @@ def run_shard(spec, bins, kill_marker):
         raise RunError(f"shard {shard}: {tool} exited with {child.returncode}: {stderr.strip()}")
     with open(out, "rb") as f:
         data = f.read()
+    shutil.rmtree(work, ignore_errors=True)
     summary = stdout.strip() if spec["kind"] == "match" else stdout.strip().splitlines()[-1:]
     return spec["shard"], data, time.time() - started, os.uname().nodename, summary
 

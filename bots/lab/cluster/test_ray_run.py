@@ -114,5 +114,19 @@ class RayCluster(unittest.TestCase):
             self.assertFalse(os.path.exists(log), args)
 
 
+class PathRewriting(unittest.TestCase):
+    def test_only_paths_that_start_in_the_bin_folder_go_to_the_workers_copy(self):
+        sys.path.insert(0, HERE)
+        from ray_run import rewrite_paths
+
+        bin_dirs = ["/repo/target/release", "target/release"]
+        args = ["target/release/dots --nodes 3", "uai:target/release/ataxx --uai", "--log=target/release/x",
+                "gtp:/repo/target/release/nogo --gtp", "uai:../peers/Zataxx/target/release/zataxx"]
+        self.assertEqual(rewrite_paths(args, bin_dirs, "/w"), [
+            "/w/dots --nodes 3", "uai:/w/ataxx --uai", "--log=/w/x", "gtp:/w/nogo --gtp",
+            "uai:../peers/Zataxx/target/release/zataxx",  # another program's folder: kept
+        ])
+
+
 if __name__ == "__main__":
     unittest.main()
