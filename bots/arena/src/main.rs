@@ -219,7 +219,6 @@ fn run_match_command<G: ArenaGame>(args: MatchArgs) -> Result<(), String> {
         b,
         a_command: args.a.clone(),
         b_command: args.b.clone(),
-        games: args.games,
         limits: [Duration::from_millis(args.time_ms), Duration::from_millis(time_ms_b)],
         jobs: args.jobs,
         seed: args.seed,

@@ -29,7 +29,6 @@ pub struct MatchConfig<M> {
     pub b: CompetitorSpec,
     pub a_command: String,
     pub b_command: String,
-    pub games: usize,
     /// The limit per turn of bot A and of bot B (each bot's first turn gets twice its own).
     pub limits: [Duration; 2],
     pub jobs: usize,

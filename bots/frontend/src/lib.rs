@@ -290,8 +290,9 @@ pub fn run<G: BotzoneGame>(
 
     // Engines allocate their tables now, not for the informational flags above.
     let without = Without(args.without.clone());
-    let mut searcher =
-        registry.searcher(args.engine.as_deref(), &without, seed, args.threads).map_err(BotError::Usage)?;
+    let new_searcher =
+        || registry.searcher(args.engine.as_deref(), &without, seed, args.threads).map_err(BotError::Usage);
+    let mut searcher = new_searcher()?;
     if let Some(data) = carried {
         if let Err(why) = resume(&mut searcher, &data, &game_match.moves) {
             let _ = writeln!(log, "{}: warning: data ignored: {why}", G::NAME);
@@ -320,8 +321,7 @@ pub fn run<G: BotzoneGame>(
         if args.fresh_search {
             // New tables while the opponent thinks: the old ones' freeing and the new ones'
             // allocation stay off our clock, and only what was kept is lost.
-            searcher =
-                registry.searcher(args.engine.as_deref(), &without, seed, args.threads).map_err(BotError::Usage)?;
+            searcher = new_searcher()?;
         }
         game_match.apply_response(mv)?;
         let Some(line) = next_line(input)? else { return Ok(()) };

@@ -165,7 +165,8 @@ def rewrite_paths(args, bin_dirs, folder):
 
 @ray.remote(num_cpus=TASK_CPUS)
 def run_shard(spec, bins, kill_marker):
-    """One shard, from its start: returns (shard, output bytes, seconds, host, summary)."""
+    """One shard, from its start: returns (shard, output bytes, seconds, host, the tool's
+    last line)."""
     started = time.time()
     folder = materialise(bins, spec["digest"])
     work = tempfile.mkdtemp(prefix=f"shard{spec['shard']}-")
@@ -174,7 +175,7 @@ def run_shard(spec, bins, kill_marker):
     args = replace_option(args, spec["out_option"], out)
     shard = f"{spec['shard']}/{spec['shards']}"
     if spec["kind"] == "match":
-        command = [os.path.join(folder, "arena")] + args + ["--shard", shard, "--jobs", "1", "--quiet", "--json"]
+        command = [os.path.join(folder, "arena")] + args + ["--shard", shard, "--jobs", "1", "--quiet"]
     else:
         command = [os.path.join(folder, spec["program"])] + args + ["--shard", shard, "--threads", "1"]
     child = subprocess.Popen(dying_with_the_worker(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -191,8 +192,7 @@ def run_shard(spec, bins, kill_marker):
     with open(out, "rb") as f:
         data = f.read()
     shutil.rmtree(work, ignore_errors=True)
-    summary = stdout.strip() if spec["kind"] == "match" else stdout.strip().splitlines()[-1:]
-    return spec["shard"], data, time.time() - started, os.uname().nodename, summary
+    return spec["shard"], data, time.time() - started, os.uname().nodename, stdout.strip().splitlines()[-1:]
 
 
 @ray.remote(num_cpus=0)
@@ -313,18 +313,18 @@ def run(opts):
         run_shard.options(max_retries=opts.retries).remote(dict(spec, shard=k), bins_ref, kill_marker): k
         for k in range(shards)
     }
-    print(f"{opts.kind}: {games} games in {shards} shards on {int(ray.cluster_resources().get('CPU', 0))} CPUs",
-          file=sys.stderr)
-    outputs, seconds, scratch = {}, [], tempfile.mkdtemp(prefix="ray-run-")
+    print(f"{opts.kind}: {games} games in {shards} shards on {cpus} CPUs", file=sys.stderr)
+    # A match's shard logs so far, each written once to a scratch folder for `arena summary`.
+    outputs, seconds, scratch, logs = {}, [], tempfile.mkdtemp(prefix="ray-run-"), []
     arena = os.path.join(bin_dir, "arena")
     positions = 0
     try:
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                k = pending.pop(ref)
+                pending.pop(ref)
                 try:
-                    shard, data, secs, host, summary = ray.get(ref)
+                    shard, data, secs, host, last_line = ray.get(ref)
                 except ray.exceptions.RayTaskError as e:
                     cause = e.cause if isinstance(getattr(e, "cause", None), RunError) else e
                     raise RunError(str(cause).strip().splitlines()[-1]) from e
@@ -332,25 +332,24 @@ def run(opts):
                 seconds.append(secs)
                 line = f"shards {len(outputs)}/{shards}"
                 if opts.kind == "match":
-                    logs = []
-                    for s in sorted(outputs):
-                        path = os.path.join(scratch, f"shard{s}.jsonl")
-                        with open(path, "wb") as f:
-                            f.write(outputs[s])
-                        logs.append(path)
+                    logs.append(os.path.join(scratch, f"shard{shard}.jsonl"))
+                    with open(logs[-1], "wb") as f:
+                        f.write(data)
                     so_far = summarise(arena, logs)
                     if so_far:
                         lo, hi = so_far["elo_ci95"]
                         line += (f"  games {so_far['games']}/{games}  A {so_far['wins_a']}-{so_far['draws']}-"
                                  f"{so_far['losses_a']}  Elo {so_far['elo']:+.0f} [{lo:+.0f}, {hi:+.0f}]")
                 else:
-                    positions += positions_in(summary)
+                    positions += positions_in(last_line)
                     line += f"  games {len(outputs) * games // shards}/{games}  positions {positions}"
                 print(f"{line}  (shard {shard} on {host}, {secs:.1f} s)", file=sys.stderr)
     except BaseException:
         for ref in pending:
             ray.cancel(ref, force=True)
         raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     wall = time.time() - started
     with open(out, "wb") as f:
         for s in range(shards):
