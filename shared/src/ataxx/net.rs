@@ -101,14 +101,28 @@ fn changed_windows(a: Pieces, b: Pieces) -> u64 {
     (across | across >> 7) & WINDOW_CORNERS
 }
 
-/// Whether the CPU runs AVX2 (a cached load after the first ask). The bots are built for
-/// any x86-64 (Botzone's machines are not known), which gives the row arithmetic 8 lanes
-/// (SSE2); a CPU with AVX2 runs the same code compiled for 16. The answer is the same
-/// integer either way.
+/// The widest vector instructions this CPU runs, asked once (a cached load after). The
+/// bots are built for any x86-64 (Botzone's machines are not known), which gives the row
+/// arithmetic 8 lanes (SSE2); the same code compiled for AVX2 runs 16 and for AVX-512
+/// (F and BW: 16-bit lanes) 32. The answer is the same integer on every path.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Simd {
+    Avx512,
+    Avx2,
+    Sse2,
+}
+
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn has_avx2() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
+fn simd() -> Simd {
+    if std::arch::is_x86_feature_detected!("avx512bw") && std::arch::is_x86_feature_detected!("avx512f") {
+        Simd::Avx512
+    } else if std::arch::is_x86_feature_detected!("avx2") {
+        Simd::Avx2
+    } else {
+        Simd::Sse2
+    }
 }
 
 /// The square `sq` under one of the board's 8 symmetries (0 is the identity).
@@ -160,10 +174,18 @@ impl Network {
     /// The value of a position given by its active inputs and its bucket.
     pub fn evaluate_features(&self, inputs: &[u16; WINDOWS], b: usize) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2.
-            return unsafe { self.evaluate_features_avx2(inputs, b) };
+        match simd() {
+            // SAFETY: the CPU supports the instructions of each arm.
+            Simd::Avx512 => return unsafe { self.evaluate_features_avx512(inputs, b) },
+            Simd::Avx2 => return unsafe { self.evaluate_features_avx2(inputs, b) },
+            Simd::Sse2 => {}
         }
+        self.evaluate_features_portable(inputs, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn evaluate_features_avx512(&self, inputs: &[u16; WINDOWS], b: usize) -> i32 {
         self.evaluate_features_portable(inputs, b)
     }
 
@@ -188,10 +210,18 @@ impl Network {
     /// same integer as [`Network::evaluate`] of `to`.
     pub fn evaluate_from(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU supports AVX2.
-            return unsafe { self.evaluate_from_avx2(base, from, to) };
+        match simd() {
+            // SAFETY: the CPU supports the instructions of each arm.
+            Simd::Avx512 => return unsafe { self.evaluate_from_avx512(base, from, to) },
+            Simd::Avx2 => return unsafe { self.evaluate_from_avx2(base, from, to) },
+            Simd::Sse2 => {}
         }
+        self.evaluate_from_portable(base, from, to)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn evaluate_from_avx512(&self, base: &mut Accumulator, from: Pieces, to: Pieces) -> i32 {
         self.evaluate_from_portable(base, from, to)
     }
 
@@ -568,9 +598,15 @@ mod tests {
             let portable = net.evaluate_features_portable(&f, b);
             assert_eq!(net.evaluate_features(&f, b), portable);
             #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
-                // SAFETY: checked just above.
-                assert_eq!(unsafe { net.evaluate_features_avx2(&f, b) }, portable);
+            {
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: checked just above.
+                    assert_eq!(unsafe { net.evaluate_features_avx2(&f, b) }, portable);
+                }
+                if simd() == Simd::Avx512 {
+                    // SAFETY: checked just above.
+                    assert_eq!(unsafe { net.evaluate_features_avx512(&f, b) }, portable);
+                }
             }
         }
     }
