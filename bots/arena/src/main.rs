@@ -100,7 +100,7 @@ enum Command {
         #[arg(long, default_value_t = 8080)]
         port: u16,
         /// The figures page's folder of SVG figures.
-        #[arg(long, default_value = "shared/figures")]
+        #[arg(long, default_value = "docs/figures")]
         figures: PathBuf,
     },
 }

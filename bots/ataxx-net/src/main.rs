@@ -8,7 +8,7 @@
 //! `ataxx-net widen --net NET --out WIDE`: a network of half this build's width, doubled.
 //! `ataxx-net refresh --net WIDE --out FRESH`: a widened network's copies merged, half its
 //! units drawn afresh.
-//! The commands that made the shipped network are in shared/EXPERIMENTS.md.
+//! The commands that made the shipped network are in docs/lab/ataxx-network.md.
 
 use ataxx_net::{datagen, dump, train, widen};
 use botzone_games::engines::Without;

@@ -2,7 +2,7 @@
 //! start of a fine-tuning (`ataxx-net widen`, then `train --init`).
 //!
 //! A wider network trained from random weights needs far more data than we have (256
-//! hidden units on 6.6M positions matched 128: see shared/EXPERIMENTS.md). Starting it
+//! hidden units on 6.6M positions matched 128: see docs/lab/ataxx-network.md). Starting it
 //! from a trained network keeps what that one knows and adds units to learn more. Each
 //! hidden unit of the narrow network becomes two units with its input weights and bias;
 //! its output weight is split between them unevenly at random, so that the sum, and with

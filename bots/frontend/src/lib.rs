@@ -427,7 +427,7 @@ const SHORT_LIMIT_MARGIN_MS: u64 = 35;
 /// output: 10%, and at least SHORT_LIMIT_MARGIN_MS, since at short limits the fixed costs
 /// dominate (but never more than half). At Botzone's 1000 ms: 900 ms. 7% was tried: in the
 /// sandbox (one CPU, the other busy) an Ataxx answer then came 68 ms after its deadline,
-/// 2 ms inside the limit (shared/EXPERIMENTS.md, "Time safety").
+/// 2 ms inside the limit (docs/lab/time-memory-delivery.md, "Time safety").
 pub fn safe_ms(limit_ms: u64) -> u64 {
     limit_ms - (limit_ms / 10).max(SHORT_LIMIT_MARGIN_MS).min(limit_ms / 2)
 }

@@ -3,7 +3,7 @@
 //! per move, one line per variant, sigma and opponent), seed 001's wall time against
 //! the number of root-parallel workers, and each bot's Elo log against the time per move.
 
-use arena::stats::Tally;
+use crate::elo_log::{self, Mode, Run};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -172,59 +172,6 @@ pub fn draw_parallel_match(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// The header of `elo_log.csv`: one match per line, the series it belongs to (a bot
-/// version against one opponent), W-D-L from A's side and the Elo interval the arena
-/// printed, then when: the date and the repository commit the result was recorded at.
-/// Empty Elo fields are computed from W-D-L (trinomial: no pairs on record).
-pub const ELO_CSV_HEADER: &str = "game,series,time_ms,wins,draws,losses,elo,elo_low,elo_high,date,commit";
-
-/// One match of the Elo log.
-struct EloPoint {
-    time_ms: f64,
-    elo: f64,
-    low: f64,
-    high: f64,
-}
-
-/// One line of the Elo log: its game, its series, the match and when it was recorded.
-struct EloRow {
-    game: String,
-    series: String,
-    point: EloPoint,
-    date: String,
-    commit: String,
-}
-
-/// The Elo log's matches in the order measured (the CSV's order).
-fn parse_elo(csv: &str) -> Result<Vec<EloRow>, String> {
-    let mut rows = Vec::new();
-    for (n, l) in data_lines(csv, ELO_CSV_HEADER)? {
-        let bad = || format!("line {n}: {l}");
-        let f: Vec<&str> = l.split(',').collect();
-        let [game, series, time_ms, wins, draws, losses, elo, low, high, date, commit] = f[..] else {
-            return Err(bad());
-        };
-        let is_date = date.len() == 10
-            && date.bytes().enumerate().all(|(i, b)| b.is_ascii_digit() || (i == 4 || i == 7) && b == b'-');
-        if !is_date || commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        let count = |s: &str| s.parse::<u32>().map_err(|_| bad());
-        let tally = Tally { wins: count(wins)?, draws: count(draws)?, losses: count(losses)?, pair_scores: Vec::new() };
-        let (elo, low, high) = if elo.is_empty() {
-            let (low, high) = tally.elo_interval();
-            (tally.elo(), low, high)
-        } else {
-            let number = |s: &str| s.parse::<f64>().map_err(|_| bad());
-            (number(elo)?, number(low)?, number(high)?)
-        };
-        let time_ms = time_ms.parse().map_err(|_| bad())?;
-        let point = EloPoint { time_ms, elo, low, high };
-        rows.push(EloRow { game: game.into(), series: series.into(), point, date: date.into(), commit: commit.into() });
-    }
-    Ok(rows)
-}
-
 /// The sparring partners: a series against one of them belongs to that engine's history.
 const EXTERNAL_ENGINES: [&str; 3] = ["Zataxx", "HaHaNoGo", "Dabble"];
 
@@ -237,7 +184,7 @@ const MAX_SERIES: usize = 8;
 /// without it, mostly), one row each; `elo_GAME_vs_ENGINE.svg`, every match against a
 /// sparring partner in the order measured, by time per move. ±1200: no game lost or won.
 pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let rows = parse_elo(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let rows = elo_log::parse(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let games: Vec<&str> = rows.iter().fold(Vec::new(), |mut games, r| {
         if !games.contains(&r.game.as_str()) {
@@ -247,11 +194,13 @@ pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
     });
     let mut written = Vec::new();
     for game in games {
-        let of_game: Vec<&EloRow> = rows.iter().filter(|r| r.game == game).collect();
-        let engine_of = |r: &EloRow| EXTERNAL_ENGINES.into_iter().find(|e| r.series.contains(e));
-        let mut by_series: BTreeMap<&str, Vec<&EloPoint>> = BTreeMap::new();
+        let of_game: Vec<&Run> = rows.iter().filter(|r| r.game == game).collect();
+        let engine_of = |r: &Run| {
+            r.standing.as_ref().and_then(|(opponent, _)| EXTERNAL_ENGINES.into_iter().find(|e| opponent.starts_with(e)))
+        };
+        let mut by_series: BTreeMap<&str, Vec<&Run>> = BTreeMap::new();
         for r in of_game.iter().filter(|r| engine_of(r).is_none()) {
-            by_series.entry(&r.series).or_default().push(&r.point);
+            by_series.entry(&r.series).or_default().push(r);
         }
         let (by_time, single): (BTreeMap<_, _>, BTreeMap<_, _>) = by_series.into_iter().partition(|(_, p)| p.len() > 1);
         if !by_time.is_empty() {
@@ -259,7 +208,7 @@ pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
             draw_elo_by_time(&path, game, &by_time)?;
             written.push(path);
         }
-        let features: Vec<&EloRow> = of_game
+        let features: Vec<&Run> = of_game
             .iter()
             .copied()
             .filter(|r| engine_of(r).is_none() && single.contains_key(r.series.as_str()))
@@ -270,7 +219,7 @@ pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
             written.push(path);
         }
         for engine in EXTERNAL_ENGINES {
-            let history: Vec<&EloRow> = of_game.iter().copied().filter(|r| engine_of(r) == Some(engine)).collect();
+            let history: Vec<&Run> = of_game.iter().copied().filter(|r| engine_of(r) == Some(engine)).collect();
             if !history.is_empty() {
                 let path = dir.join(format!("elo_{game}_vs_{}.svg", engine.to_lowercase()));
                 draw_elo_history(&path, game, engine, &history)?;
@@ -299,7 +248,7 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
-fn draw_elo_by_time(path: &Path, game: &str, series: &BTreeMap<&str, Vec<&EloPoint>>) -> Result<(), String> {
+fn draw_elo_by_time(path: &Path, game: &str, series: &BTreeMap<&str, Vec<&Run>>) -> Result<(), String> {
     let err = svg_error(path);
     if series.len() > MAX_SERIES {
         return Err(err(&format!("{} series: at most {MAX_SERIES} fit one figure", series.len())));
@@ -345,16 +294,16 @@ fn draw_elo_by_time(path: &Path, game: &str, series: &BTreeMap<&str, Vec<&EloPoi
 }
 
 /// One row per match, its Elo and interval as a horizontal bar: no legend needed.
-fn draw_elo_features(path: &Path, game: &str, rows: &[&EloRow]) -> Result<(), String> {
+fn draw_elo_features(path: &Path, game: &str, rows: &[&Run]) -> Result<(), String> {
     let err = svg_error(path);
     let n = rows.len() as i32;
     let root = SVGBackend::new(path, (1000, 90 + 22 * rows.len() as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     // The rows' own span (features are worth tens of Elo, not a thousand), zero included.
-    let low = rows.iter().map(|r| r.point.low).fold(0.0, f64::min);
-    let high = rows.iter().map(|r| r.point.high).fold(0.0, f64::max);
+    let low = rows.iter().map(|r| r.low).fold(0.0, f64::min);
+    let high = rows.iter().map(|r| r.high).fold(0.0, f64::max);
     let x_range = (low - 25.0).max(-1250.0)..(high + 25.0).min(1250.0);
-    let labels: Vec<String> = rows.iter().map(|r| format!("{} ({} ms)", r.series, r.point.time_ms)).collect();
+    let labels: Vec<String> = rows.iter().map(|r| format!("{} ({} ms)", r.series, r.time_ms)).collect();
     let mut chart = ChartBuilder::on(&root)
         .caption(format!("{game}: matches measured at one time per move (Elo of A vs B, 95%)"), ("sans-serif", 18))
         .margin(12)
@@ -376,16 +325,17 @@ fn draw_elo_features(path: &Path, game: &str, rows: &[&EloRow]) -> Result<(), St
     let color = BLUE.to_rgba();
     for (i, r) in rows.iter().enumerate() {
         let y = n - 1 - i as i32;
-        let p = &r.point;
+        let p = r;
         chart.draw_series([ErrorBar::new_horizontal(y, p.low, p.elo, p.high, color, 6)]).map_err(|e| err(&e))?;
         chart.draw_series([Circle::new((p.elo, y), 3, color.filled())]).map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
 }
 
-/// Every match against one sparring partner in the order measured, a line per time; the x
-/// axis names each match by the date and commit it was recorded at.
-fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&EloRow]) -> Result<(), String> {
+/// Every match of the shipped bot against one sparring partner in the order measured, a
+/// line per time and mode; the x axis names each match by the date and commit it was
+/// recorded at.
+fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&Run]) -> Result<(), String> {
     let err = svg_error(path);
     let root = SVGBackend::new(path, (1000, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -415,20 +365,22 @@ fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&EloRow]) -> 
         .x_labels(8)
         .x_label_formatter(&when)
         .y_label_formatter(&|elo| format!("{elo:+.0}"))
-        .x_desc("match, oldest first: month-day and commit recorded at (shared/figures/elo_log.csv)")
+        .x_desc("match, oldest first: month-day and commit recorded at (docs/figures/elo_log.csv)")
         .y_desc("Elo (ours vs engine), 95% interval")
         .draw()
         .map_err(|e| err(&e))?;
     chart.draw_series(LineSeries::new([(0.0, 0.0), (n + 1.0, 0.0)], BLACK.mix(0.3))).map_err(|e| err(&e))?;
-    let mut times: Vec<f64> = rows.iter().map(|r| r.point.time_ms).collect();
-    times.sort_by(f64::total_cmp);
-    times.dedup();
+    // A line per time and mode: kept running and afresh are told apart.
+    let mode_of = |r: &Run| r.standing.as_ref().map(|s| s.1);
+    let mut lines: Vec<(f64, Option<Mode>)> = rows.iter().map(|r| (r.time_ms, mode_of(r))).collect();
+    lines.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    lines.dedup();
     let mut items = Vec::new();
-    for (i, &time) in times.iter().enumerate() {
+    for (i, &(time, mode)) in lines.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
-        let points: Vec<(f64, &EloPoint)> = (rows.iter().enumerate())
-            .filter(|(_, r)| r.point.time_ms == time)
-            .map(|(k, r)| (k as f64 + 1.0, &r.point))
+        let points: Vec<(f64, &Run)> = (rows.iter().enumerate())
+            .filter(|(_, r)| r.time_ms == time && mode_of(r) == mode)
+            .map(|(k, r)| (k as f64 + 1.0, *r))
             .collect();
         let line: Vec<(f64, f64)> = points.iter().map(|&(x, p)| (x, p.elo)).collect();
         chart.draw_series(LineSeries::new(line, color.stroke_width(1))).map_err(|e| err(&e))?;
@@ -437,7 +389,8 @@ fn draw_elo_history(path: &Path, game: &str, engine: &str, rows: &[&EloRow]) -> 
         chart
             .draw_series(points.iter().map(|&(x, p)| Circle::new((x, p.elo), 3, color.filled())))
             .map_err(|e| err(&e))?;
-        items.push((format!("{time} ms per move"), color));
+        let mode = mode.map_or("", Mode::words);
+        items.push((format!("{time} ms per move, {mode}"), color));
     }
     draw_legend(&legend, &items).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
@@ -495,23 +448,12 @@ mod tests {
     }
 
     #[test]
-    fn the_elo_log_computes_a_missing_interval_and_rejects_a_short_line() {
+    fn the_elo_log_draws_a_figure_per_question() {
         let text = format!(
-            "{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,,2026-11-27,a421f27\n\
-             nogo,A vs B,1000,4,0,16,-241,-1200,-70,2026-11-28,5f76e47\n"
+            "{}\nnogo,A vs B,,,100,30,0,10,,,,2026-11-27,a421f27,\n\
+             nogo,A vs B,,,1000,4,0,16,-241,-1200,-70,2026-11-28,5f76e47,\n",
+            elo_log::HEADER
         );
-        let rows = parse_elo(&text).unwrap();
-        let points: Vec<&EloPoint> = rows.iter().map(|r| &r.point).collect();
-        assert_eq!(rows.len(), 2);
-        assert!(rows.iter().all(|r| r.game == "nogo" && r.series == "A vs B"));
-        // 75% is +191 Elo; the trinomial interval lies around it, above zero.
-        assert!((points[0].elo - 190.8).abs() < 0.5, "{}", points[0].elo);
-        assert!(points[0].low > 0.0 && points[0].high > points[0].elo);
-        assert_eq!((points[1].elo, points[1].low, points[1].high), (-241.0, -1200.0, -70.0));
-        assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0\n")).is_err());
-        // When it was recorded is part of every line.
-        assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,\n")).is_err());
-        assert!(parse_elo(&format!("{ELO_CSV_HEADER}\nnogo,A vs B,100,30,0,10,,,,28.11.2026,a421f27\n")).is_err());
         let dir = std::env::temp_dir().join(format!("elo_figures_{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("elo_log.csv"), &text).unwrap();
@@ -521,11 +463,12 @@ mod tests {
         assert_eq!(files, vec![dir.join("parallel_match.svg"), dir.join("elo_nogo.svg")]);
         assert!(std::fs::read_to_string(&files[0]).unwrap().contains("dots, 100 iterations per worker"));
         assert!(std::fs::read_to_string(&files[1]).unwrap().contains("A vs B"));
-        // A match at one time goes to the features figure, one against a sparring partner
-        // to that engine's history.
+        // A match at one time goes to the features figure, the shipped bot against a
+        // sparring partner to that engine's history, a line per time and mode.
         let more = format!(
-            "{text}nogo,feature vs without,100,12,0,8,,,,2026-11-28,5f76e47\n\
-             nogo,A vs HaHaNoGo,1000,6,0,4,,,,2026-11-28,5f76e47\n"
+            "{text}nogo,feature vs without,,,100,12,0,8,,,,2026-11-28,5f76e47,\n\
+             nogo,A,HaHaNoGo,kept,1000,6,0,4,,,,2026-11-28,5f76e47,\n\
+             nogo,A,HaHaNoGo at 1700 ms,afresh,1000,5,0,5,,,,2026-11-29,5f76e47,\n"
         );
         std::fs::write(dir.join("elo_log.csv"), more).unwrap();
         let files = draw_elo(&dir.join("elo_log.csv"), &dir).unwrap();
@@ -533,7 +476,8 @@ mod tests {
         assert_eq!(names, ["elo_nogo.svg", "elo_nogo_features.svg", "elo_nogo_vs_hahanogo.svg"]);
         assert!(std::fs::read_to_string(&files[1]).unwrap().contains("feature vs without (100 ms)"));
         let history = std::fs::read_to_string(&files[2]).unwrap();
-        assert!(history.contains("1000 ms per move") && history.contains("11-28 5f76e47"), "{history}");
+        assert!(history.contains("1000 ms per move, kept running") && history.contains("11-28 5f76e47"), "{history}");
+        assert!(history.contains("1000 ms per move, afresh") && history.contains("11-29 5f76e47"), "{history}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -542,7 +486,7 @@ mod tests {
     /// fails here, not in the next session's redraw.
     #[test]
     fn the_committed_figures_are_drawn_from_the_committed_csv_files() {
-        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/figures");
+        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/figures");
         let dir = std::env::temp_dir().join(format!("committed_figures_{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         for entry in std::fs::read_dir(&committed).unwrap() {
@@ -559,7 +503,7 @@ mod tests {
             let kept = std::fs::read_to_string(committed.join(name)).unwrap_or_default();
             assert!(
                 fresh == kept,
-                "shared/figures/{} is not what its CSV draws: run `experiments figures`",
+                "docs/figures/{} is not what its CSV draws: run `experiments figures`",
                 name.to_string_lossy()
             );
         }

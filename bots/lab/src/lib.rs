@@ -6,9 +6,11 @@
 //! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`spsa`] (Ataxx's
 //! search numbers tuned), [`overrun`] (time safety), [`dots_solver`] and [`nogo_solver`]
 //! (the endgame solvers on logged games), [`nogo_value`] (a learned NoGo value fitted to
-//! logged games' winners), and [`figures`] (every SVG in shared/figures from its CSV).
+//! logged games' winners), [`figures`] (every SVG in docs/figures from its CSV), and [`standings`] (docs/strength.md
+//! and the README's standings from the match log, [`elo_log`]).
 
 pub mod dots_solver;
+pub mod elo_log;
 pub mod figures;
 pub mod in_process;
 pub mod logged;
@@ -19,4 +21,5 @@ pub mod overrun;
 pub mod paper_games;
 pub mod parallel;
 pub mod spsa;
+pub mod standings;
 pub mod texel;

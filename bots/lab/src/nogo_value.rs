@@ -6,7 +6,7 @@
 //! opponent does (its worth counts against), and the guess that the side to move wins is
 //! the logistic of `slope * (the side to move's worths - the opponent's) + bias`, the slope
 //! and bias fitted by tens of legal points left, as the count's slope is. Mixed into the
-//! leaves in the count's place it did not play better (shared/EXPERIMENTS.md, "A learned
+//! leaves in the count's place it did not play better (docs/lab/nogo-endgame-and-hahanogo.md, "A learned
 //! value"); the fit and its table (`--out`) stay for the next try.
 
 use crate::logged::logged_nogo_games;

@@ -12,7 +12,7 @@
 //! Fixed nodes do not depend on the machine's load, and with one thread such a run is the
 //! same run on any machine; but they do not charge a change for what its nodes cost, so a
 //! set found so must still win at equal time (the first run's set scored +21 at its 60,000
-//! nodes and -7 at 100 ms, its nodes 8% dearer; shared/EXPERIMENTS.md, "The search's
+//! nodes and -7 at 100 ms, its nodes 8% dearer; docs/lab/ataxx-search.md, "The search's
 //! numbers tuned by SPSA"). A fixed time (`ms`) charges it, at the price of a run that
 //! needs a core per thread and nothing else running. With more threads each worker takes
 //! the next step and applies its result when its pair ends (the asynchronous SPSA of

@@ -8,7 +8,7 @@
 //! class (`botzone_games::nogo::patterns`), fitted so that a softmax over the legal
 //! points reproduces the search's visit shares; written as one signed byte per
 //! neighbourhood for `shared/src/engines/nogo/patterns.bin`. The commands that made the shipped table are in
-//! shared/EXPERIMENTS.md.
+//! docs/lab/nogo-search.md.
 
 use botzone_games::engines::nogo::{registry, PATTERN_SCALE};
 use botzone_games::engines::Without;

@@ -30,7 +30,7 @@ pub struct Weights {
 pub const HAND_SET: Weights = Weights { opening: [100, -6, 20, 40], ending: [100, -6, 20, 40] };
 
 /// Weights fitted by `experiments texel` (logistic regression of self-play results on the
-/// terms; see shared/EXPERIMENTS.md).
+/// terms; see docs/lab/ataxx-network.md).
 pub const WEIGHTS: Weights = Weights { opening: [-72, 0, 18, -40], ending: [320, -76, -13, 209] };
 
 /// Material only: the baseline that measures what the other terms are worth.

@@ -25,7 +25,7 @@ pub const WINDOWS: usize = 36;
 pub const STATES: usize = 81;
 pub const INPUTS: usize = WINDOWS * STATES;
 /// 256 since 2026-12-04: at equal time (100 ms a move) +81 [+35, +130] over the 128-unit
-/// network it replaced, though each node costs 1.3 times as much (shared/EXPERIMENTS.md,
+/// network it replaced, though each node costs 1.3 times as much (docs/lab/ataxx-network.md,
 /// "The device's cores for data").
 pub const HIDDEN: usize = 256;
 /// Output buckets by the number of pieces on the board.
@@ -463,7 +463,7 @@ impl FileRows {
     }
 }
 
-/// The shipped network (see shared/EXPERIMENTS.md for the commands that made it),
+/// The shipped network (see docs/lab/ataxx-network.md for the commands that made it),
 /// read once per process.
 pub fn embedded() -> &'static Network {
     static NET: OnceLock<Network> = OnceLock::new();

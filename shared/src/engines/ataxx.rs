@@ -42,7 +42,7 @@ pub struct AtaxxEval {
 /// Empty squares from which `ab --without endgame-pruning` searches full-width, so that
 /// what it proves there is exact. It costs too much depth: with forward pruning also in
 /// the endgame, `ab` reaches 11-17 plies there instead of 6-8 and scores 70% against the
-/// full-width version at 100 ms (shared/EXPERIMENTS.md).
+/// full-width version at 100 ms (docs/lab/ataxx-search.md).
 pub const ENDGAME_EMPTIES: u32 = 8;
 
 impl AtaxxEval {
@@ -86,7 +86,7 @@ impl Evaluator<Board> for AtaxxEval {
     /// Clones before jumps, then by the pieces turned: a clone turning none ranks with a
     /// jump turning two. The material order (`2 * flips + clone`, seed 003's playouts')
     /// tries any capturing jump first, though a jump leaves a hole behind; it measured
-    /// weaker (EXPERIMENTS.md, "Clones first in the search's order").
+    /// weaker (docs/lab/ataxx-search.md, "Clones first in the search's order").
     fn order(&self, b: &Board, mv: Move) -> i32 {
         2 * i32::from(!mv.is_jump()) + b.flips(mv) as i32
     }
@@ -174,7 +174,7 @@ pub struct SearchParams {
 impl SearchParams {
     /// Zataxx's hand-set numbers, but for the LMR pair that SPSA found (was 0.8 + 0.4 ln d
     /// ln m: now a little less at shallow depths, much more for late moves deep in the tree,
-    /// 6.6 plies instead of 4.4 for the 20th move at depth 20; shared/EXPERIMENTS.md, "The
+    /// 6.6 plies instead of 4.4 for the 20th move at depth 20; docs/lab/ataxx-search.md, "The
     /// search's numbers tuned by SPSA").
     pub const DEFAULT: SearchParams = SearchParams {
         rfp_margin: 50,

@@ -240,7 +240,7 @@ pub fn decisive_playout(board: &mut GroupBoard, rng: &mut fastrand::Rng, played:
 pub enum SharedRule {
     /// Plays it at once (HaHaNoGo's rule). The mover spends a point the opponent could never
     /// take, as weak play would; searches judge better with it, more so the longer they run
-    /// (EXPERIMENTS.md, NoGo).
+    /// (docs/lab/nogo-search.md).
     WhileMoverMay,
     /// Keeps it for the mover's last phase: shared points are played only while both sides
     /// may play them.

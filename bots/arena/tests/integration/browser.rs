@@ -69,7 +69,7 @@ fn write_logs(dir: &Path) {
 fn serve(dir: &Path) -> Served {
     let mut command = Command::new(ARENA);
     command.args(["serve", "--port", "0", "--log"]).arg(dir).arg("--save-dir").arg(dir.join("saved"));
-    command.arg("--figures").arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/figures"));
+    command.arg("--figures").arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/figures"));
     for game in GAMES {
         command.args(["--bot", &format!("{game}={}", random_bot(game))]);
     }

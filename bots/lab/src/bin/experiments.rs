@@ -1,4 +1,4 @@
-//! Reproducible experiments for the seeds' claims (results in shared/EXPERIMENTS.md; the
+//! Reproducible experiments for the seeds' claims (results in docs/lab/; the
 //! seeds are the papers listed in docs/papers.md).
 //!
 //! `experiments mmcts [--games N] [--ms 10,50,200]`: seed 000 on Connect 4: M-MCTS (the
@@ -10,10 +10,11 @@
 //! [--iterations 1000,2000,3000,4000] [--per-cell 100] [--jobs 2]`: seed 000's Section 4
 //! grid (`lab::paper_games::mmcts_grid`), one CSV line per cell.
 //!
-//! `experiments figures [--dir shared/figures]`: every figure (SVG) from the CSV files
+//! `experiments figures [--dir docs/figures]`: every figure (SVG) from the CSV files
 //! there: the seed 000 grid's (score against playouts per move, one per game), seed 001's
 //! (wall time against workers; two workers' score against one search's iterations) and
-//! each bot's Elo log against the time per move (`lab::figures`).
+//! each bot's Elo log (`lab::figures`); then, from the Elo log, docs/strength.md and the
+//! README's standings lines (`lab::standings`).
 //!
 //! `experiments parallel-match --csv OUT [--per-worker 100,1000] [--ratios 1,1.5,2]
 //! [--games ataxx,nogo,dots] [--per-cell 100]`: seed 001's strength claim: two
@@ -68,9 +69,10 @@ use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
 use lab::parallel::{strength, wall_time};
 use lab::spsa::{spsa, tuned_by_name, SpsaConfig};
 use lab::texel::texel;
+use std::path::Path;
 
 #[derive(Parser)]
-#[command(name = "experiments", about = "Reproducible experiments for the seeds' claims (see shared/EXPERIMENTS.md)")]
+#[command(name = "experiments", about = "Reproducible experiments for the seeds' claims (see docs/lab/)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -114,10 +116,20 @@ enum Command {
     },
     /// Every figure (SVG) from the CSV files in a folder: `mmcts_paper.csv` (seed 000's
     /// grid, one figure per game), `parallel.csv` and `parallel_match.csv` (seed 001),
-    /// `elo_log.csv` (each bot's Elo against the time per move).
+    /// `elo_log.csv` (each bot's Elo against the time per move); from `elo_log.csv` also
+    /// the standings page and the README's standings lines.
     Figures {
-        #[arg(long, default_value = "shared/figures")]
+        #[arg(long, default_value = "docs/figures")]
         dir: std::path::PathBuf,
+        /// The standings page written from the folder's `elo_log.csv`.
+        #[arg(long, default_value = "docs/strength.md")]
+        standings: std::path::PathBuf,
+        /// The README whose standings lines are rewritten.
+        #[arg(long, default_value = "README.md")]
+        readme: std::path::PathBuf,
+        /// The notebook every standing's entry points into.
+        #[arg(long, default_value = "docs/lab")]
+        lab: std::path::PathBuf,
     },
     /// Seed 001's strength at equal iterations: two root-parallel UCT workers of N
     /// iterations each against one UCT of r * N, per game; CSV out (appended).
@@ -425,11 +437,7 @@ fn main() {
             }
             paper_grid(&cells, per_cell, jobs, &csv)
         }
-        Command::Figures { dir } => lab::figures::draw_all(&dir).map(|files| {
-            for f in files {
-                println!("{}", f.display());
-            }
-        }),
+        Command::Figures { dir, standings, readme, lab } => figures(&dir, &standings, &readme, &lab),
         Command::DotsSolver { log, undrawn, cap_s, table_bits, each, verdict } => {
             dots_solver(&log, &undrawn, cap_s, table_bits, each, verdict)
         }
@@ -467,6 +475,18 @@ fn main() {
 }
 
 /// The bot's search numbers with `name=value` settings applied.
+/// `experiments figures`: every figure, then the standings from the match log.
+fn figures(dir: &Path, standings: &Path, readme: &Path, lab: &Path) -> Result<(), String> {
+    let mut written = lab::figures::draw_all(dir)?;
+    if dir.join("elo_log.csv").exists() {
+        written.extend(lab::standings::Pages { figures: dir, lab, strength: standings, readme }.write()?);
+    }
+    for f in written {
+        println!("{}", f.display());
+    }
+    Ok(())
+}
+
 fn search_params(settings: &[String]) -> Result<SearchParams, String> {
     let mut params = SearchParams::DEFAULT;
     for setting in settings {

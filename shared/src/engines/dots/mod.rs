@@ -236,7 +236,7 @@ impl Engine<Position> for Best {
 
     // No `carry`: the MCTS subtree carried in Botzone's `data` to the next afresh turn lost
     // at 100 ms (83-0-117, -60 [-111, -10] over 200 games) and showed no gain at 1000 ms
-    // (24-0-16, +70 [-58, +222]); see EXPERIMENTS, "Kept running against afresh".
+    // (24-0-16, +70 [-58, +222]); see docs/lab/time-memory-delivery.md, "Kept running against afresh".
 }
 
 impl Best {
@@ -317,7 +317,7 @@ const BEST_FEATURES: &[(&str, &str)] = &[
 /// 1000 ms against the child's own mean (20 virtual draws; 8 and 50 within the noise,
 /// Gelly and Silver's schedule far worse), but against Dabble at 1000 ms it scored 263-0-37
 /// afresh and 182-0-18 kept running where the same openings gave 275-0-25 and 187-0-13
-/// without it (EXPERIMENTS, "Issue #56, eleventh session" and "twelfth session"): the
+/// without it (docs/lab/dots-search-and-dabble.md, "Issue #56, eleventh session" and "twelfth session"): the
 /// gain is against our own bot only, so `best` plays without it.
 fn best(seed: u64, without: &Without, rave: Option<Rave>) -> Box<dyn Engine<Position>> {
     let config = MctsConfig {
@@ -343,7 +343,7 @@ fn best(seed: u64, without: &Without, rave: Option<Rave>) -> Box<dyn Engine<Posi
         // From 44 undrawn edges, MCTS 10% first and the solver the rest: on logged positions
         // it kept more won positions than 30% first or the solver alone (`experiments
         // dots-perfect`), and against Dabble it went 85-0-15 where 40 edges and 30% went
-        // 73-0-27 (EXPERIMENTS.md).
+        // 73-0-27 (docs/lab/sparring-partners.md).
         mcts_share: 0.1,
     })
 }

@@ -45,12 +45,12 @@ pub struct CountValue {
 }
 
 /// The `mcts` engine's mix: 0.6 of the playout, 0.4 of the count, the best of 0.3, 0.4, 0.5
-/// and 0.7 at 10,000 simulations (shared/EXPERIMENTS.md, "The count mixed into every leaf").
+/// and 0.7 at 10,000 simulations (docs/lab/nogo-search.md, "The count mixed into every leaf").
 pub const COUNT_VALUE: CountValue = CountValue { weight: 0.4 };
 
 /// The slope of the count's logistic by tens of legal points (both sides together), fitted
 /// by `experiments nogo-count-fit` to the winners of the first two screens of the count at
-/// 10,000 simulations a move, about 335 of their 400 games (shared/EXPERIMENTS.md): a few
+/// 10,000 simulations a move, about 335 of their 400 games (docs/lab/nogo-search.md): a few
 /// points left decide, many say little more than their parity.
 pub const COUNT_SLOPES: [f64; 12] = [2.4, 1.05, 0.65, 0.45, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.38, 0.2];
 
@@ -91,7 +91,7 @@ pub const PATTERN_SCALE: f32 = 16.0;
 
 /// One signed byte per 3x3 neighbourhood (`nogo::patterns`), the log-odds of the search
 /// choosing a point with it against an average legal point, times [`PATTERN_SCALE`].
-/// Made by `nogo-patterns train` (the command is in shared/EXPERIMENTS.md).
+/// Made by `nogo-patterns train` (the command is in docs/lab/nogo-search.md).
 static PATTERN_TABLE: &[u8; PATTERNS] = include_bytes!("patterns.bin");
 
 /// The `mcts` engine's prior: 20 virtual AMAF results, as many as the draws every child
