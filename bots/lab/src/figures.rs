@@ -172,7 +172,8 @@ pub fn draw_parallel_match(csv: &Path, dir: &Path) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// The sparring partners: a series against one of them belongs to that engine's history.
+/// The sparring partners: the shipped bot's runs against one of them (the log's opponent
+/// column) make that engine's history figure.
 const EXTERNAL_ENGINES: [&str; 3] = ["Zataxx", "HaHaNoGo", "Dabble"];
 
 /// Most series a figure draws: more cannot be told apart.
@@ -181,8 +182,9 @@ const MAX_SERIES: usize = 8;
 /// Each game's Elo log as figures that answer one question each, legends beside the plot:
 /// `elo_GAME.svg`, the series measured at several times per move, Elo against the time;
 /// `elo_GAME_features.svg`, every match measured at one time (a feature against the bot
-/// without it, mostly), one row each; `elo_GAME_vs_ENGINE.svg`, every match against a
-/// sparring partner in the order measured, by time per move. ±1200: no game lost or won.
+/// without it, mostly), one row each; `elo_GAME_vs_ENGINE.svg`, every match of the shipped
+/// bot against a sparring partner in the order measured, a line per time per move and mode.
+/// ±1200: no game lost or won.
 pub fn draw_elo(csv: &Path, dir: &Path) -> Result<Vec<PathBuf>, String> {
     let rows = elo_log::parse(&read(csv)?).map_err(|e| format!("{}: {e}", csv.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
