@@ -51,14 +51,8 @@ pub struct Run {
 
 /// The runs of an `elo_log.csv` text in the order recorded (the CSV's order).
 pub fn parse(csv: &str) -> Result<Vec<Run>, String> {
-    let mut lines = csv.lines();
-    let first = lines.next().ok_or("empty CSV")?;
-    if first != HEADER {
-        return Err(format!("unexpected CSV header: {first}"));
-    }
     let mut runs = Vec::new();
-    for (i, l) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let line = i + 2;
+    for (line, l) in crate::figures::data_lines(csv, HEADER)? {
         let bad = |why: &str| format!("line {line}: {why}: {l}");
         let f: Vec<&str> = l.split(',').collect();
         let [game, series, opponent, mode, time_ms, wins, draws, losses, elo, low, high, date, commit, entry] = f[..]

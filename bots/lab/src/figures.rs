@@ -13,7 +13,7 @@ type Lines = BTreeMap<String, Vec<(f64, f64)>>;
 
 /// The data lines of a CSV text whose first line must be `header`, each with its line
 /// number; blank lines skipped.
-fn data_lines<'a>(text: &'a str, header: &str) -> Result<Vec<(usize, &'a str)>, String> {
+pub(crate) fn data_lines<'a>(text: &'a str, header: &str) -> Result<Vec<(usize, &'a str)>, String> {
     let mut lines = text.lines();
     let first = lines.next().ok_or("empty CSV")?;
     if first != header {
@@ -327,9 +327,8 @@ fn draw_elo_features(path: &Path, game: &str, rows: &[&Run]) -> Result<(), Strin
     let color = BLUE.to_rgba();
     for (i, r) in rows.iter().enumerate() {
         let y = n - 1 - i as i32;
-        let p = r;
-        chart.draw_series([ErrorBar::new_horizontal(y, p.low, p.elo, p.high, color, 6)]).map_err(|e| err(&e))?;
-        chart.draw_series([Circle::new((p.elo, y), 3, color.filled())]).map_err(|e| err(&e))?;
+        chart.draw_series([ErrorBar::new_horizontal(y, r.low, r.elo, r.high, color, 6)]).map_err(|e| err(&e))?;
+        chart.draw_series([Circle::new((r.elo, y), 3, color.filled())]).map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
 }

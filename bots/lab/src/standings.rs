@@ -161,14 +161,21 @@ fn anchors(markdown: &str) -> Vec<String> {
     out
 }
 
-/// Checks that a standing's entry names a heading of a notebook file in `lab`.
-fn check_entry(run: &Run, lab: &Path) -> Result<(), String> {
-    let bad = |why: String| format!("elo_log.csv line {}: {why}", run.line);
-    let (file, anchor) = run.entry.split_once('#').ok_or_else(|| bad("a standing needs its notebook entry".into()))?;
-    let text =
-        std::fs::read_to_string(lab.join(file)).map_err(|e| bad(format!("entry {}: {}: {e}", run.entry, file)))?;
-    if !anchors(&text).iter().any(|a| a == anchor) {
-        return Err(bad(format!("entry {}: no heading of {file} has that anchor", run.entry)));
+/// Checks that every entry the log names is a heading of a notebook file in `lab`, each
+/// file read once.
+fn check_entries(runs: &[Run], lab: &Path) -> Result<(), String> {
+    let mut files: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for run in runs.iter().filter(|r| !r.entry.is_empty()) {
+        let bad = |why: String| format!("elo_log.csv line {}: entry {}: {why}", run.line, run.entry);
+        // The log's parser accepts only `FILE.md#anchor` entries.
+        let (file, anchor) = run.entry.split_once('#').ok_or_else(|| bad("no anchor".into()))?;
+        if !files.contains_key(file) {
+            let text = std::fs::read_to_string(lab.join(file)).map_err(|e| bad(format!("{file}: {e}")))?;
+            files.insert(file, anchors(&text));
+        }
+        if !files[file].iter().any(|a| a == anchor) {
+            return Err(bad(format!("no heading of {file} has that anchor")));
+        }
     }
     Ok(())
 }
@@ -221,18 +228,15 @@ pub fn render(runs: &[Run], figures: &Path, lab: &Path) -> Result<(String, Strin
          the bot measured and links the notebook entry with the command; the sparring partners\n\
          are built as [`lab/sparring-partners.md`](lab/sparring-partners.md) says.\n",
     );
-    // Every entry named must exist; a standing must name one.
-    for run in runs.iter().filter(|r| !r.entry.is_empty()) {
-        check_entry(run, lab)?;
-    }
+    check_entries(runs, lab)?;
     let mut readme = String::new();
     for (game, title, opponent) in GAMES {
         let rows = standings(runs, game);
         if rows.is_empty() {
             continue;
         }
-        for s in &rows {
-            check_entry(s.latest(), lab)?;
+        if let Some(s) = rows.iter().find(|s| s.latest().entry.is_empty()) {
+            return Err(format!("elo_log.csv line {}: a standing needs its notebook entry", s.latest().line));
         }
         let line = sentence(&rows, title, opponent);
         page.push_str(&format!("\n## {title}\n\n{line}\n\n{}", table(&rows)));

@@ -474,7 +474,6 @@ fn main() {
     }
 }
 
-/// The bot's search numbers with `name=value` settings applied.
 /// `experiments figures`: every figure, then the standings from the match log.
 fn figures(dir: &Path, standings: &Path, readme: &Path, lab: &Path) -> Result<(), String> {
     let mut written = lab::figures::draw_all(dir)?;
@@ -487,6 +486,7 @@ fn figures(dir: &Path, standings: &Path, readme: &Path, lab: &Path) -> Result<()
     Ok(())
 }
 
+/// The bot's search numbers with `name=value` settings applied.
 fn search_params(settings: &[String]) -> Result<SearchParams, String> {
     let mut params = SearchParams::DEFAULT;
     for setting in settings {
