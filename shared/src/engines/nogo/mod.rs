@@ -295,7 +295,8 @@ pub fn registry() -> Registry<Position> {
                 ),
                 (
                     "late-expansion",
-                    "a leaf gets its children on its 4th visit, which keeps the tree small (off: on its 2nd)",
+                    "a leaf gets its children on its 5th visit (once it has 4), which keeps the tree small \
+                     (off: on its 2nd)",
                 ),
                 ("late-solver", "the endgame proof search once few points are playable"),
                 (
