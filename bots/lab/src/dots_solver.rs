@@ -141,3 +141,189 @@ pub fn dots_perfect(
     }
     Ok(())
 }
+
+/// A win-or-lose game over Pencil positions where the side left without a move loses:
+/// whether the side to move in `p` wins, the positions each move leads to given by `next`
+/// (each with the opponent to move), or `None` past `node_cap` nodes. Memoised on the edges.
+fn last_mover_wins(
+    p: &dots::Position,
+    next: &dyn Fn(&dots::Position) -> Vec<dots::Position>,
+    memo: &mut std::collections::HashMap<u64, bool>,
+    nodes: &mut u64,
+    node_cap: u64,
+) -> Option<bool> {
+    if let Some(&won) = memo.get(&p.edge_word()) {
+        return Some(won);
+    }
+    *nodes += 1;
+    if *nodes > node_cap {
+        return None;
+    }
+    let mut won = false;
+    for child in next(p) {
+        if !last_mover_wins(&child, next, memo, nodes, node_cap)? {
+            won = true;
+            break;
+        }
+    }
+    memo.insert(p.edge_word(), won);
+    Some(won)
+}
+
+/// The safe-edge game of `p` (no box can be taken): the players draw safe edges (edges that
+/// leave no box with three sides) in turn, and the one left without any must hand boxes
+/// over, the loser of the fight for control if nobody sacrificed. Whether the side to move
+/// draws the last safe edge, or `None` past `node_cap` nodes.
+pub fn safe_game_winner(p: &dots::Position, node_cap: u64) -> (Option<bool>, u64) {
+    let next = |p: &dots::Position| {
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        let safe = moves.into_iter().filter(|&e| p.sides_after_hint(e) == 0);
+        safe.map(|e| {
+            let mut child = *p;
+            child.play(e);
+            child
+        })
+        .collect()
+    };
+    let mut nodes = 0;
+    (last_mover_wins(p, &next, &mut Default::default(), &mut nodes, node_cap), nodes)
+}
+
+/// The Nimstring game of `p` (no box can be taken): as Dots-and-Boxes, but a move that lets
+/// the opponent keep control (a loony move: the boxes handed over end in two the opponent
+/// may decline) loses at once, and boxes count for nothing. Every other move is a safe edge
+/// or a short sacrifice (one box, or two cut in their middle) that the opponent takes before
+/// moving again. Whether the side to move wins it, that is gets control (the opponent is
+/// the first left with only loony moves), or `None` past `node_cap` nodes; and the nodes.
+pub fn nimstring_winner(p: &dots::Position, node_cap: u64) -> (Option<bool>, u64) {
+    use dots::Capture;
+    let next = |p: &dots::Position| {
+        let mut children = Vec::new();
+        'moves: for e in dots::edges_in(p.quiet_moves_mask()) {
+            let mut child = *p;
+            child.play(e);
+            // The opponent takes what it is given; a choice to decline means the move was
+            // loony.
+            while let Some(capture) = child.capture() {
+                match capture {
+                    Capture::Forced(take) => child.play(take),
+                    Capture::Several(mask) => {
+                        let take = dots::edges_in(mask).find(|&t| child.boxes_completed_by(t) > 0).expect("a take");
+                        child.play(take);
+                    }
+                    Capture::TakeOrDecline(..) | Capture::OpenFour(_) => continue 'moves,
+                }
+            }
+            children.push(child);
+        }
+        children
+    };
+    let mut nodes = 0;
+    (last_mover_wins(p, &next, &mut Default::default(), &mut nodes, node_cap), nodes)
+}
+
+/// `experiments dots-judges`: on logged positions with no box to take, how often cheap
+/// judges name the side that wins under perfect play (the solver's verdict within `cap_s`):
+/// MCTS's value (the bot's MCTS, solver off, within `mcts_budget`), the safe-edge game (who
+/// draws the last safe edge) and the Nimstring game (who gets control), each within
+/// `game_nodes` nodes, and the parity of the safe edges left. Only positions the solver
+/// settles within `cap_s` count, so the hardest are left out.
+pub fn dots_judges(
+    logs: &[std::path::PathBuf],
+    undrawn: &[u32],
+    cap_s: f64,
+    mcts_budget: &dyn Fn() -> Budget,
+    game_nodes: u64,
+) -> Result<(), String> {
+    use botzone_games::engines::dots::{registry, solver::Solver};
+    let registry = registry();
+    for &n in undrawn {
+        let (mut settled, mut skipped) = (0, 0);
+        // Right calls of each judge; of the two games also how many calls were made within
+        // the node cap, and the Nimstring search's nodes.
+        let (mut mcts_right, mut game_right, mut game_called, mut parity_right) = (0, 0, 0, 0);
+        let (mut nim_right, mut nim_called, mut nim_nodes) = (0, 0, 0u64);
+        let mut mover_wins = 0;
+        for log in logs {
+            for (_, p, _) in &logged_dots_lines(log, n)? {
+                if p.capture().is_some() {
+                    skipped += 1;
+                    continue;
+                }
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
+                let mut solver = Solver::new(22);
+                let cap = Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
+                let Some(verdict) = solver.solve(p, &moves, &cap) else {
+                    skipped += 1;
+                    continue;
+                };
+                settled += 1;
+                let wins = verdict.winning;
+                mover_wins += usize::from(wins);
+                let without = Without(vec!["solver".into()]);
+                let mut searcher = registry.searcher(None, &without, 1, 1)?;
+                let result = searcher.choose(p, &[], &mcts_budget());
+                let value = result.root_stats.iter().max_by_key(|s| s.1).map_or(0.5, |s| s.2);
+                mcts_right += usize::from((value > 0.5) == wins);
+                if let (Some(won), _) = safe_game_winner(p, game_nodes) {
+                    game_called += 1;
+                    game_right += usize::from(won == wins);
+                }
+                let (won, nodes) = nimstring_winner(p, game_nodes);
+                if let Some(won) = won {
+                    nim_called += 1;
+                    nim_right += usize::from(won == wins);
+                }
+                nim_nodes += nodes;
+                // The parity judge: an odd number of safe edges left is a win for the mover.
+                let safe = moves.iter().filter(|&&e| p.sides_after_hint(e) == 0).count();
+                parity_right += usize::from((safe % 2 == 1) == wins);
+            }
+        }
+        println!(
+            "{n} undrawn: {settled} settled ({mover_wins} won by the side to move), {skipped} left out; right \
+             calls: MCTS {mcts_right}, safe-edge game {game_right} of {game_called}, parity {parity_right}, \
+             Nimstring {nim_right} of {nim_called} ({nim_nodes} nodes)"
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botzone_games::botzone::BotzoneGame;
+    use botzone_games::game::Game;
+
+    /// Every horizontal edge drawn but those listed: with none left out, each row of boxes
+    /// is a 5-chain with both ends on the border, and every move opens one.
+    fn rows_of_chains(left_out: &[(i64, i64)]) -> dots::Position {
+        let mut p = dots::Position::start();
+        for y in (0..=10).step_by(2) {
+            for x in (1..10).step_by(2) {
+                if !left_out.contains(&(x, y)) {
+                    let e = dots::Position::parse_json_move(&serde_json::json!({"x": x, "y": y})).unwrap().unwrap();
+                    p.play(e);
+                }
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn nimstring_control_goes_to_whoever_draws_the_last_safe_edge() {
+        let won = |p: &dots::Position| nimstring_winner(p, 1_000_000).0;
+        // Only loony moves: the side to move hands control over.
+        assert_eq!(won(&rows_of_chains(&[])), Some(false));
+        // One safe edge left (the bottom of the bottom row's middle box): drawing it
+        // leaves the opponent only loony moves.
+        let one_safe = rows_of_chains(&[(5, 10)]);
+        assert_eq!(won(&one_safe), Some(true));
+        assert_eq!(safe_game_winner(&one_safe, 1_000_000).0, Some(true));
+        assert_eq!(safe_game_winner(&rows_of_chains(&[]), 1_000_000).0, Some(false));
+        // A cap too small for the search gives no answer.
+        assert_eq!(nimstring_winner(&one_safe, 0).0, None);
+    }
+}

@@ -59,8 +59,9 @@ use arena::games::GameName;
 use arena::with_game;
 use botzone_games::engines::ataxx::SearchParams;
 use botzone_games::engines::Without;
+use botzone_games::search::{Budget, Deadline};
 use clap::{Parser, Subcommand};
-use lab::dots_solver::{dots_perfect, dots_solver, EngineChoice};
+use lab::dots_solver::{dots_judges, dots_perfect, dots_solver, EngineChoice};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
 use lab::nogo_solver::{nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
 use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
@@ -70,6 +71,7 @@ use lab::parallel::{strength, wall_time};
 use lab::spsa::{spsa, tuned_by_name, SpsaConfig};
 use lab::texel::texel;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "experiments", about = "Reproducible experiments for the seeds' claims (see docs/lab/)")]
@@ -227,6 +229,27 @@ enum Command {
         /// it answers every earlier turn of the same side first, its table and tree kept.
         #[arg(long)]
         keep_running: bool,
+    },
+    /// How often cheap judges name the winner of logged Pencil positions the solver settles:
+    /// MCTS's value, the safe-edge game (who draws the last safe edge), the safe edges' parity.
+    DotsJudges {
+        /// Arena logs (`arena dots --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        #[arg(long, default_value = "36,40,44", value_delimiter = ',')]
+        undrawn: Vec<u32>,
+        /// Time allowed for each verdict, in seconds (positions beyond it are left out).
+        #[arg(long, default_value_t = 2.0)]
+        cap_s: f64,
+        /// MCTS iterations for its value.
+        #[arg(long, default_value_t = 50_000)]
+        iterations: u64,
+        /// MCTS's time for its value in ms, instead of a number of iterations.
+        #[arg(long)]
+        ms: Option<u64>,
+        /// Nodes allowed to the safe-edge and Nimstring games' searches, each position.
+        #[arg(long, default_value_t = 2_000_000)]
+        game_nodes: u64,
     },
     /// The NoGo endgame proof search on positions from logged arena games.
     NogoSolver {
@@ -444,6 +467,13 @@ fn main() {
         Command::DotsPerfect { log, undrawn, ms, engine, without, cap_s, seed, keep_running } => {
             let engine = EngineChoice { name: engine.as_deref(), without: Without(without) };
             dots_perfect(&log, &undrawn, ms, &engine, cap_s, seed, keep_running)
+        }
+        Command::DotsJudges { log, undrawn, cap_s, iterations, ms, game_nodes } => {
+            let mcts_budget = || match ms {
+                Some(ms) => Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms))),
+                None => Budget::iterations(iterations),
+            };
+            dots_judges(&log, &undrawn, cap_s, &mcts_budget, game_nodes)
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
