@@ -231,7 +231,8 @@ enum Command {
         keep_running: bool,
     },
     /// How often cheap judges name the winner of logged Pencil positions the solver settles:
-    /// MCTS's value, the safe-edge game (who draws the last safe edge), the safe edges' parity.
+    /// MCTS's value, the Nimstring game (who gets control), the safe-edge game (who draws the
+    /// last safe edge), the safe edges' parity.
     DotsJudges {
         /// Arena logs (`arena dots --log`); repeat for more positions.
         #[arg(long, required = true)]
