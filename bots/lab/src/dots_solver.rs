@@ -238,6 +238,7 @@ pub fn dots_judges(
 ) -> Result<(), String> {
     use botzone_games::engines::dots::{registry, solver::Solver};
     let registry = registry();
+    let without = Without(vec!["solver".into()]);
     for &n in undrawn {
         let (mut settled, mut skipped) = (0, 0);
         // Right calls of each judge; of the two games also how many calls were made within
@@ -262,7 +263,6 @@ pub fn dots_judges(
                 settled += 1;
                 let wins = verdict.winning;
                 mover_wins += usize::from(wins);
-                let without = Without(vec!["solver".into()]);
                 let mut searcher = registry.searcher(None, &without, 1, 1)?;
                 let result = searcher.choose(p, &[], &mcts_budget());
                 let value = result.root_stats.iter().max_by_key(|s| s.1).map_or(0.5, |s| s.2);
