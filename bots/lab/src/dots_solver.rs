@@ -228,17 +228,22 @@ pub fn nimstring_winner(p: &dots::Position, node_cap: u64) -> (Option<bool>, u64
 /// MCTS's value (the bot's MCTS, solver off, within `mcts_budget`), the safe-edge game (who
 /// draws the last safe edge) and the Nimstring game (who gets control), each within
 /// `game_nodes` nodes, and the parity of the safe edges left. Only positions the solver
-/// settles within `cap_s` count, so the hardest are left out.
+/// settles within `cap_s` count, so the hardest are left out. Of the won positions, also
+/// how often MCTS's move keeps the win (the opponent's verdict after it). With `verdicts`, the
+/// solver's verdicts are read from that file and those it lacks added to it, so that
+/// judges compared one after another on the same positions solve them once.
 pub fn dots_judges(
     logs: &[std::path::PathBuf],
     undrawn: &[u32],
     cap_s: f64,
     mcts_budget: &dyn Fn() -> Budget,
     game_nodes: u64,
+    verdicts: Option<&std::path::Path>,
 ) -> Result<(), String> {
-    use botzone_games::engines::dots::{registry, solver::Solver};
+    use botzone_games::engines::dots::registry;
     let registry = registry();
     let without = Without(vec!["solver".into()]);
+    let mut cache = VerdictCache::open(verdicts, cap_s)?;
     for &n in undrawn {
         let (mut settled, mut skipped) = (0, 0);
         // Right calls of each judge; of the two games also how many calls were made within
@@ -246,6 +251,8 @@ pub fn dots_judges(
         let (mut mcts_right, mut game_right, mut game_called, mut parity_right) = (0, 0, 0, 0);
         let (mut nim_right, mut nim_called, mut nim_nodes) = (0, 0, 0u64);
         let mut mover_wins = 0;
+        // Won positions where MCTS's move was judged, kept the win, or could not be judged.
+        let (mut won_judged, mut won_kept, mut won_unknown) = (0, 0, 0);
         for log in logs {
             for (_, p, _) in &logged_dots_lines(log, n)? {
                 if p.capture().is_some() {
@@ -254,19 +261,31 @@ pub fn dots_judges(
                 }
                 let mut moves = Vec::new();
                 p.legal_moves(&mut moves);
-                let mut solver = Solver::new(22);
-                let cap = Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(cap_s)));
-                let Some(verdict) = solver.solve(p, &moves, &cap) else {
+                let Some(wins) = cache.verdict(p, &moves)? else {
                     skipped += 1;
                     continue;
                 };
                 settled += 1;
-                let wins = verdict.winning;
                 mover_wins += usize::from(wins);
                 let mut searcher = registry.searcher(None, &without, 1, 1)?;
                 let result = searcher.choose(p, &[], &mcts_budget());
                 let value = result.root_stats.iter().max_by_key(|s| s.1).map_or(0.5, |s| s.2);
                 mcts_right += usize::from((value > 0.5) == wins);
+                if wins {
+                    // No box can be taken here, so after MCTS's move the opponent moves:
+                    // the move keeps the win if the opponent then loses.
+                    let mut child = *p;
+                    child.play(result.best);
+                    let mut replies = Vec::new();
+                    child.legal_moves(&mut replies);
+                    match cache.verdict(&child, &replies)? {
+                        Some(opponent_wins) => {
+                            won_judged += 1;
+                            won_kept += usize::from(!opponent_wins);
+                        }
+                        None => won_unknown += 1,
+                    }
+                }
                 if let (Some(won), _) = safe_game_winner(p, game_nodes) {
                     game_called += 1;
                     game_right += usize::from(won == wins);
@@ -285,10 +304,76 @@ pub fn dots_judges(
         println!(
             "{n} undrawn: {settled} settled ({mover_wins} won by the side to move), {skipped} left out; right \
              calls: MCTS {mcts_right}, safe-edge game {game_right} of {game_called}, parity {parity_right}, \
-             Nimstring {nim_right} of {nim_called} ({nim_nodes} nodes)"
+             Nimstring {nim_right} of {nim_called} ({nim_nodes} nodes); MCTS's move keeps the win in \
+             {won_kept} of {won_judged} won positions ({won_unknown} moves not settled)"
         );
     }
     Ok(())
+}
+
+/// The solver's verdicts (whether the side to move wins), one line per position: its hash,
+/// then `win`, `loss` or `unsettled` (not within the cap the file was made with, which its
+/// first line records; another cap starts the file again).
+struct VerdictCache {
+    file: Option<std::fs::File>,
+    known: std::collections::HashMap<u64, Option<bool>>,
+    cap_s: f64,
+}
+
+impl VerdictCache {
+    fn open(path: Option<&std::path::Path>, cap_s: f64) -> Result<VerdictCache, String> {
+        use std::io::Write;
+        let mut known = std::collections::HashMap::new();
+        let Some(path) = path else { return Ok(VerdictCache { file: None, known, cap_s }) };
+        let header = format!("cap_s {cap_s}");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let same_cap = text.lines().next() == Some(header.as_str());
+        if same_cap {
+            for (n, line) in text.lines().enumerate().skip(1) {
+                let bad = || format!("{}: line {}: expected `HASH win|loss|unsettled`", path.display(), n + 1);
+                let (hash, verdict) = line.split_once(' ').ok_or_else(bad)?;
+                let hash = u64::from_str_radix(hash, 16).map_err(|_| bad())?;
+                let verdict = match verdict {
+                    "win" => Some(true),
+                    "loss" => Some(false),
+                    "unsettled" => None,
+                    _ => return Err(bad()),
+                };
+                known.insert(hash, verdict);
+            }
+        }
+        let mut options = std::fs::OpenOptions::new();
+        let mut file = if same_cap { options.append(true) } else { options.write(true).create(true).truncate(true) }
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if !same_cap {
+            writeln!(file, "{header}").map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(VerdictCache { file: Some(file), known, cap_s })
+    }
+
+    /// Whether the side to move in `p` wins, if the solver says within the cap.
+    fn verdict(&mut self, p: &dots::Position, moves: &[dots::Edge]) -> Result<Option<bool>, String> {
+        use botzone_games::engines::dots::solver::Solver;
+        use std::io::Write;
+        let hash = botzone_games::dots::eval::hash(p);
+        if let Some(&known) = self.known.get(&hash) {
+            return Ok(known);
+        }
+        let mut solver = Solver::new(22);
+        let cap = Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(self.cap_s)));
+        let verdict = solver.solve(p, moves, &cap).map(|solved| solved.winning);
+        self.known.insert(hash, verdict);
+        if let Some(file) = self.file.as_mut() {
+            let word = match verdict {
+                Some(true) => "win",
+                Some(false) => "loss",
+                None => "unsettled",
+            };
+            writeln!(file, "{hash:016x} {word}").map_err(|e| format!("verdict file: {e}"))?;
+        }
+        Ok(verdict)
+    }
 }
 
 #[cfg(test)]

@@ -251,6 +251,10 @@ enum Command {
         /// Nodes allowed to the safe-edge and Nimstring games' searches, each position.
         #[arg(long, default_value_t = 2_000_000)]
         game_nodes: u64,
+        /// A file of the solver's verdicts, read and extended (made again if its cap differs),
+        /// so that judges compared one after another solve each position once.
+        #[arg(long)]
+        verdicts: Option<std::path::PathBuf>,
     },
     /// The NoGo endgame proof search on positions from logged arena games.
     NogoSolver {
@@ -469,12 +473,12 @@ fn main() {
             let engine = EngineChoice { name: engine.as_deref(), without: Without(without) };
             dots_perfect(&log, &undrawn, ms, &engine, cap_s, seed, keep_running)
         }
-        Command::DotsJudges { log, undrawn, cap_s, iterations, ms, game_nodes } => {
+        Command::DotsJudges { log, undrawn, cap_s, iterations, ms, game_nodes, verdicts } => {
             let mcts_budget = || match ms {
                 Some(ms) => Budget::until(Deadline::new(Instant::now(), Duration::from_millis(ms))),
                 None => Budget::iterations(iterations),
             };
-            dots_judges(&log, &undrawn, cap_s, &mcts_budget, game_nodes)
+            dots_judges(&log, &undrawn, cap_s, &mcts_budget, game_nodes, verdicts.as_deref())
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
