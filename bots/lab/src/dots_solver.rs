@@ -313,7 +313,8 @@ pub fn dots_judges(
 
 /// The solver's verdicts (whether the side to move wins), one line per position: its hash,
 /// then `win`, `loss` or `unsettled` (not within the cap the file was made with, which its
-/// first line records; another cap starts the file again).
+/// first line records; another cap starts the file again). A file that does not start
+/// with that line is refused, never overwritten.
 struct VerdictCache {
     file: Option<std::fs::File>,
     known: std::collections::HashMap<u64, Option<bool>>,
@@ -327,7 +328,11 @@ impl VerdictCache {
         let Some(path) = path else { return Ok(VerdictCache { file: None, known, cap_s }) };
         let header = format!("cap_s {cap_s}");
         let text = std::fs::read_to_string(path).unwrap_or_default();
-        let same_cap = text.lines().next() == Some(header.as_str());
+        let first = text.lines().next();
+        if first.is_some_and(|line| !line.starts_with("cap_s ")) {
+            return Err(format!("{}: not a file of verdicts (its first line is not `cap_s SECONDS`)", path.display()));
+        }
+        let same_cap = first == Some(header.as_str());
         if same_cap {
             for (n, line) in text.lines().enumerate().skip(1) {
                 let bad = || format!("{}: line {}: expected `HASH win|loss|unsettled`", path.display(), n + 1);
@@ -410,5 +415,32 @@ mod tests {
         assert_eq!(safe_game_winner(&rows_of_chains(&[]), 1_000_000).0, Some(false));
         // A cap too small for the search gives no answer.
         assert_eq!(nimstring_winner(&one_safe, 0).0, None);
+    }
+
+    #[test]
+    fn verdicts_come_back_from_the_file_under_the_same_cap_only() {
+        let path = std::env::temp_dir().join(format!("dots_verdicts_{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let (lost, won) = (rows_of_chains(&[]), rows_of_chains(&[(5, 10)]));
+        let moves = |p: &dots::Position| {
+            let mut m = Vec::new();
+            p.legal_moves(&mut m);
+            m
+        };
+        let mut cache = VerdictCache::open(Some(&path), 2.0).unwrap();
+        assert_eq!(cache.verdict(&lost, &moves(&lost)).unwrap(), Some(false));
+        assert_eq!(cache.verdict(&won, &moves(&won)).unwrap(), Some(true));
+        drop(cache);
+        // Read back without solving: the same cap finds both, another starts afresh.
+        let again = VerdictCache::open(Some(&path), 2.0).unwrap();
+        assert_eq!(again.known.get(&botzone_games::dots::eval::hash(&won)), Some(&Some(true)));
+        assert_eq!(again.known.len(), 2);
+        drop(again);
+        assert!(VerdictCache::open(Some(&path), 3.0).unwrap().known.is_empty());
+        // Anything else is refused and left as it was.
+        std::fs::write(&path, "not verdicts\n").unwrap();
+        assert!(VerdictCache::open(Some(&path), 2.0).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "not verdicts\n");
+        std::fs::remove_file(&path).unwrap();
     }
 }
