@@ -259,9 +259,7 @@ pub fn dots_judges(
                     skipped += 1;
                     continue;
                 }
-                let mut moves = Vec::new();
-                p.legal_moves(&mut moves);
-                let Some(wins) = cache.verdict(p, &moves)? else {
+                let Some(wins) = cache.verdict(p)? else {
                     skipped += 1;
                     continue;
                 };
@@ -276,9 +274,7 @@ pub fn dots_judges(
                     // the move keeps the win if the opponent then loses.
                     let mut child = *p;
                     child.play(result.best);
-                    let mut replies = Vec::new();
-                    child.legal_moves(&mut replies);
-                    match cache.verdict(&child, &replies)? {
+                    match cache.verdict(&child)? {
                         Some(opponent_wins) => {
                             won_judged += 1;
                             won_kept += usize::from(!opponent_wins);
@@ -297,6 +293,8 @@ pub fn dots_judges(
                 }
                 nim_nodes += nodes;
                 // The parity judge: an odd number of safe edges left is a win for the mover.
+                let mut moves = Vec::new();
+                p.legal_moves(&mut moves);
                 let safe = moves.iter().filter(|&&e| p.sides_after_hint(e) == 0).count();
                 parity_right += usize::from((safe % 2 == 1) == wins);
             }
@@ -327,7 +325,13 @@ impl VerdictCache {
         let mut known = std::collections::HashMap::new();
         let Some(path) = path else { return Ok(VerdictCache { file: None, known, cap_s }) };
         let header = format!("cap_s {cap_s}");
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        // A missing file starts empty; one that cannot be read is an error, not a blank
+        // to overwrite.
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
         let first = text.lines().next();
         if first.is_some_and(|line| !line.starts_with("cap_s ")) {
             return Err(format!("{}: not a file of verdicts (its first line is not `cap_s SECONDS`)", path.display()));
@@ -358,16 +362,18 @@ impl VerdictCache {
     }
 
     /// Whether the side to move in `p` wins, if the solver says within the cap.
-    fn verdict(&mut self, p: &dots::Position, moves: &[dots::Edge]) -> Result<Option<bool>, String> {
+    fn verdict(&mut self, p: &dots::Position) -> Result<Option<bool>, String> {
         use botzone_games::engines::dots::solver::Solver;
         use std::io::Write;
         let hash = botzone_games::dots::eval::hash(p);
         if let Some(&known) = self.known.get(&hash) {
             return Ok(known);
         }
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
         let mut solver = Solver::new(22);
         let cap = Budget::until(Deadline::new(Instant::now(), Duration::from_secs_f64(self.cap_s)));
-        let verdict = solver.solve(p, moves, &cap).map(|solved| solved.winning);
+        let verdict = solver.solve(p, &moves, &cap).map(|solved| solved.winning);
         self.known.insert(hash, verdict);
         if let Some(file) = self.file.as_mut() {
             let word = match verdict {
@@ -422,14 +428,9 @@ mod tests {
         let path = std::env::temp_dir().join(format!("dots_verdicts_{}.txt", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let (lost, won) = (rows_of_chains(&[]), rows_of_chains(&[(5, 10)]));
-        let moves = |p: &dots::Position| {
-            let mut m = Vec::new();
-            p.legal_moves(&mut m);
-            m
-        };
         let mut cache = VerdictCache::open(Some(&path), 2.0).unwrap();
-        assert_eq!(cache.verdict(&lost, &moves(&lost)).unwrap(), Some(false));
-        assert_eq!(cache.verdict(&won, &moves(&won)).unwrap(), Some(true));
+        assert_eq!(cache.verdict(&lost).unwrap(), Some(false));
+        assert_eq!(cache.verdict(&won).unwrap(), Some(true));
         drop(cache);
         // Read back without solving: the same cap finds both, another starts afresh.
         let again = VerdictCache::open(Some(&path), 2.0).unwrap();
@@ -442,5 +443,7 @@ mod tests {
         assert!(VerdictCache::open(Some(&path), 2.0).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "not verdicts\n");
         std::fs::remove_file(&path).unwrap();
+        // So is a path that cannot be read as a file.
+        assert!(VerdictCache::open(Some(&std::env::temp_dir()), 2.0).is_err());
     }
 }
