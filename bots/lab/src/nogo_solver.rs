@@ -1,5 +1,6 @@
 //! NoGo's endgame proof search on logged games: its reach and speed by ply (`experiments
-//! nogo-solver`), and where each game was decided (`experiments nogo-trace`).
+//! nogo-solver`), what its table kept between turns buys (`experiments nogo-carry`), and
+//! where each game was decided (`experiments nogo-trace`).
 
 use crate::logged::{logged_nogo_games, logged_nogo_positions, SolverTally};
 use botzone_games::game::{Game, Player};
@@ -30,6 +31,71 @@ pub fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
         trace.reverse();
         println!("line {line}: {}", trace.join(" "));
     }
+    Ok(())
+}
+
+/// `experiments nogo-carry`: what a proof search's table kept from turn to turn (as a bot
+/// kept running keeps it) buys over a new table each turn (a bot started afresh). In each
+/// logged game, from the first position where both sides together have at most `points`
+/// legal points, every other position (one side's turns) is searched with `nodes`, once
+/// by a solver kept for the whole game and once by a new one; each position's proofs
+/// are counted by turn from that first position (turn k is 2k plies after it).
+pub fn nogo_carry(log: &std::path::Path, points: u32, nodes: u64) -> Result<(), String> {
+    use botzone_games::engines::nogo::solver::Solver;
+    // The bot's table size.
+    const TABLE: usize = 8 << 20;
+    // Per turn from the first (0, 1, 2, ...): positions, proved kept, proved afresh.
+    let mut by_turn: Vec<[usize; 3]> = Vec::new();
+    let (mut nodes_kept, mut nodes_fresh) = (0u64, 0u64);
+    let (mut earlier, mut later) = (0usize, 0usize);
+    for (line, positions) in logged_nogo_games(log)? {
+        let Some(first) = positions.iter().position(|p| {
+            let legal = p.legal_for_both();
+            legal[0].count() + legal[1].count() <= points
+        }) else {
+            continue;
+        };
+        let mut kept = Solver::new(TABLE);
+        let (mut first_kept, mut first_fresh) = (None, None);
+        // The last position is over: nobody is to move in it.
+        for (turn, p) in positions[first..positions.len() - 1].iter().step_by(2).enumerate() {
+            let proved_kept = kept.solve(p, &Budget::iterations(nodes)).is_some();
+            nodes_kept += kept.nodes();
+            let mut fresh = Solver::new(TABLE);
+            let proved_fresh = fresh.solve(p, &Budget::iterations(nodes)).is_some();
+            nodes_fresh += fresh.nodes();
+            if by_turn.len() <= turn {
+                by_turn.push([0; 3]);
+            }
+            let row = &mut by_turn[turn];
+            row[0] += 1;
+            row[1] += usize::from(proved_kept);
+            row[2] += usize::from(proved_fresh);
+            if proved_kept && first_kept.is_none() {
+                first_kept = Some(turn);
+            }
+            if proved_fresh && first_fresh.is_none() {
+                first_fresh = Some(turn);
+            }
+        }
+        match (first_kept, first_fresh) {
+            (Some(k), Some(f)) if k < f => earlier += 1,
+            (Some(_), None) => earlier += 1,
+            (Some(k), Some(f)) if k > f => later += 1,
+            (None, Some(_)) => later += 1,
+            _ => {}
+        }
+        println!("line {line}: first proof at turn {first_kept:?} kept, {first_fresh:?} afresh (ply {first} first)");
+    }
+    println!("turn from the first position with at most {points} legal points: positions, proved kept / afresh");
+    for (turn, [n, k, f]) in by_turn.iter().enumerate() {
+        println!("  {turn}: {n}, {k} / {f}");
+    }
+    let (k, f): (usize, usize) = by_turn.iter().fold((0, 0), |(k, f), row| (k + row[1], f + row[2]));
+    println!(
+        "all: {k} proved kept, {f} afresh, within {nodes} nodes each; nodes {nodes_kept} kept, {nodes_fresh} afresh; \
+         the first proof came earlier kept in {earlier} games, later in {later}"
+    );
     Ok(())
 }
 

@@ -63,7 +63,7 @@ use botzone_games::search::{Budget, Deadline};
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_judges, dots_perfect, dots_solver, EngineChoice};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
-use lab::nogo_solver::{nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
+use lab::nogo_solver::{nogo_carry, nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
 use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
 use lab::overrun::overrun;
 use lab::paper_games::mmcts_grid::{Cell, Opponent, PaperGame, Variant};
@@ -354,6 +354,20 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// What the NoGo proof search's table kept from turn to turn buys over a new one each
+    /// turn, on the positions of logged games from the proof search's start.
+    NogoCarry {
+        /// An arena log (`arena nogo --log`).
+        #[arg(long)]
+        log: std::path::PathBuf,
+        /// Start at the first position where both sides together have at most this many
+        /// legal points (the bot's proof search starts at 40).
+        #[arg(long, default_value_t = 40)]
+        points: u32,
+        /// Nodes the proof search may spend on each position (about 0.9 M in a turn).
+        #[arg(long, default_value_t = 800_000)]
+        nodes: u64,
+    },
     /// Where each logged NoGo game was decided: from its end backwards, each position's
     /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
     NogoTrace {
@@ -499,6 +513,7 @@ fn main() {
             nogo_value_fit(&log, out.as_deref(), epochs, lr, l2, VALUE_SCALE, seed)
         }
         Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
+        Command::NogoCarry { log, points, nodes } => nogo_carry(&log, points, nodes),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
         }
