@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 /// `experiments nogo-trace`: each logged game from its end backwards, each position's
 /// winner under perfect play, until three positions in a row are beyond `nodes`.
 pub fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
-    use botzone_games::engines::nogo::solver::{Proven, Solver};
-    let mut solver = Solver::new(8 << 20);
+    use botzone_games::engines::nogo::solver::{Proven, Solver, BOT_TABLE_BYTES};
+    let mut solver = Solver::new(BOT_TABLE_BYTES);
     for (line, positions) in logged_nogo_games(log)? {
         // From the end back, until three positions in a row are beyond the search.
         let mut trace = Vec::new();
@@ -41,9 +41,7 @@ pub fn nogo_trace(log: &std::path::Path, nodes: u64) -> Result<(), String> {
 /// by a solver kept for the whole game and once by a new one; each position's proofs
 /// are counted by turn from that first position (turn k is 2k plies after it).
 pub fn nogo_carry(log: &std::path::Path, points: u32, nodes: u64) -> Result<(), String> {
-    use botzone_games::engines::nogo::solver::Solver;
-    // The bot's table size.
-    const TABLE: usize = 8 << 20;
+    use botzone_games::engines::nogo::solver::{Solver, BOT_TABLE_BYTES};
     // Per turn from the first (0, 1, 2, ...): positions, proved kept, proved afresh.
     let mut by_turn: Vec<[usize; 3]> = Vec::new();
     let (mut nodes_kept, mut nodes_fresh) = (0u64, 0u64);
@@ -55,13 +53,13 @@ pub fn nogo_carry(log: &std::path::Path, points: u32, nodes: u64) -> Result<(), 
         }) else {
             continue;
         };
-        let mut kept = Solver::new(TABLE);
+        let mut kept = Solver::new(BOT_TABLE_BYTES);
         let (mut first_kept, mut first_fresh) = (None, None);
         // The last position is over: nobody is to move in it.
         for (turn, p) in positions[first..positions.len() - 1].iter().step_by(2).enumerate() {
             let proved_kept = kept.solve(p, &Budget::iterations(nodes)).is_some();
             nodes_kept += kept.nodes();
-            let mut fresh = Solver::new(TABLE);
+            let mut fresh = Solver::new(BOT_TABLE_BYTES);
             let proved_fresh = fresh.solve(p, &Budget::iterations(nodes)).is_some();
             nodes_fresh += fresh.nodes();
             if by_turn.len() <= turn {
@@ -71,19 +69,19 @@ pub fn nogo_carry(log: &std::path::Path, points: u32, nodes: u64) -> Result<(), 
             row[0] += 1;
             row[1] += usize::from(proved_kept);
             row[2] += usize::from(proved_fresh);
-            if proved_kept && first_kept.is_none() {
-                first_kept = Some(turn);
+            if proved_kept {
+                first_kept.get_or_insert(turn);
             }
-            if proved_fresh && first_fresh.is_none() {
-                first_fresh = Some(turn);
+            if proved_fresh {
+                first_fresh.get_or_insert(turn);
             }
         }
-        match (first_kept, first_fresh) {
-            (Some(k), Some(f)) if k < f => earlier += 1,
-            (Some(_), None) => earlier += 1,
-            (Some(k), Some(f)) if k > f => later += 1,
-            (None, Some(_)) => later += 1,
-            _ => {}
+        // A game never proved counts as proved after every turn.
+        let never = |first: Option<usize>| first.unwrap_or(usize::MAX);
+        match never(first_kept).cmp(&never(first_fresh)) {
+            std::cmp::Ordering::Less => earlier += 1,
+            std::cmp::Ordering::Greater => later += 1,
+            std::cmp::Ordering::Equal => {}
         }
         println!("line {line}: first proof at turn {first_kept:?} kept, {first_fresh:?} afresh (ply {first} first)");
     }
@@ -110,7 +108,7 @@ pub fn nogo_solver(
     alpha_beta: bool,
 ) -> Result<(), String> {
     use botzone_games::engines::nogo::late_solver;
-    use botzone_games::engines::nogo::solver::{Proven, Solver};
+    use botzone_games::engines::nogo::solver::{Proven, Solver, BOT_TABLE_BYTES};
     use botzone_games::search::alphabeta::WIN;
     let mut moves = Vec::new();
     for &ply in plies {
@@ -128,7 +126,7 @@ pub fn nogo_solver(
                 let value = (score.abs() >= WIN / 2).then_some(score > 0);
                 (value, solver.nodes())
             } else {
-                let mut solver = Solver::new(8 << 20);
+                let mut solver = Solver::new(BOT_TABLE_BYTES);
                 let proven = solver.solve(p, &budget);
                 (proven.map(|v| v != Proven::Loss), solver.nodes())
             };

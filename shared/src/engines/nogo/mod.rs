@@ -15,7 +15,7 @@ use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Evaluator};
 use crate::search::mcts::{Knowledge, Mcts, MctsConfig, Policy, Rave};
 use crate::search::memory::{signed_cells, Features};
 use crate::search::{Budget, Engine, Score, SearchResult};
-use solver::{Proven, Solver};
+use solver::{Proven, Solver, BOT_TABLE_BYTES};
 
 /// What the NoGo MCTS engines know: seed 002's prior (a new child's initial value is S/M,
 /// here 0.5 + S/M, the paper's value read as an offset from an even result, worth `weight`
@@ -348,7 +348,7 @@ pub fn registry() -> Registry<Position> {
                 let policy = NogoPolicy { m: 60.0, weight: 0.0, playouts, patterns, count_value };
                 Box::new(SolveLate {
                     mcts: Mcts::new(config, policy, seed),
-                    solver: Solver::new(8 << 20),
+                    solver: Solver::new(BOT_TABLE_BYTES),
                     // 40 points for both sides: the proof search proves about half the
                     // positions with 36 within 0.4 s and few beyond 40 (`experiments
                     // nogo-solver`). The alpha-beta solver before it reached about 30.

@@ -49,6 +49,10 @@ pub enum Proven {
     Loss,
 }
 
+/// The `mcts` engine's table for the proof search: 8 MB (the experiments that measure
+/// what the bot's search reaches use the same).
+pub const BOT_TABLE_BYTES: usize = 8 << 20;
+
 pub struct Solver {
     table: PairTable<Entry>,
     table_bytes: usize,
