@@ -5,7 +5,8 @@
 //! One module per experiment (the `experiments` binary's subcommands): [`mmcts`] (seed
 //! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`spsa`] (Ataxx's
 //! search numbers tuned), [`overrun`] (time safety), [`dots_solver`] and [`nogo_solver`]
-//! (the endgame solvers on logged games), [`nogo_value`] (a learned NoGo value fitted to
+//! (the endgame solvers on logged games), [`nogo_regions`] (how far NoGo positions split into
+//! independent regions), [`nogo_value`] (a learned NoGo value fitted to
 //! logged games' winners), [`figures`] (every SVG in docs/figures from its CSV), and [`standings`] (docs/strength.md
 //! and the README's standings from the match log, [`elo_log`]).
 
@@ -15,6 +16,7 @@ pub mod figures;
 pub mod in_process;
 pub mod logged;
 pub mod mmcts;
+pub mod nogo_regions;
 pub mod nogo_solver;
 pub mod nogo_value;
 pub mod overrun;

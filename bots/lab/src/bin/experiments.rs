@@ -368,6 +368,16 @@ enum Command {
         #[arg(long, default_value_t = 800_000)]
         nodes: u64,
     },
+    /// How far logged NoGo positions split into independent regions (games of their own
+    /// whose values would add), by ply.
+    NogoRegions {
+        /// Arena logs (`arena nogo --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        /// Plies after which to look, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "40,46,50,54,58")]
+        plies: Vec<usize>,
+    },
     /// Where each logged NoGo game was decided: from its end backwards, each position's
     /// winner under perfect play (`B`, `W`, or `?` when the proof search gives up).
     NogoTrace {
@@ -514,6 +524,7 @@ fn main() {
         }
         Command::NogoTrace { log, nodes } => nogo_trace(&log, nodes),
         Command::NogoCarry { log, points, nodes } => nogo_carry(&log, points, nodes),
+        Command::NogoRegions { log, plies } => lab::nogo_regions::nogo_regions(&log, &plies),
         Command::Overrun { game, bot, answers, time_ms, seed } => {
             with_game!(game, G => overrun::<G>(&bot, answers, time_ms, seed))
         }
