@@ -64,7 +64,10 @@ pub fn independent_regions(p: &Position) -> Vec<Region> {
 /// `experiments nogo-regions`: for the positions after each count of plies of a log, the
 /// regions they split into.
 pub fn nogo_regions(logs: &[std::path::PathBuf], plies: &[usize]) -> Result<(), String> {
-    println!("ply: positions; legal points (both sides); playable points; regions; regions with shared points; positions with two or more such; largest region's share of the playable points");
+    println!(
+        "ply: positions; legal points (both sides); playable points; regions; regions with shared points; \
+         positions with two or more such; largest region's share of the playable points"
+    );
     for &ply in plies {
         let mut positions = Vec::new();
         for log in logs {
