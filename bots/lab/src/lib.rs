@@ -5,12 +5,14 @@
 //! One module per experiment (the `experiments` binary's subcommands): [`mmcts`] (seed
 //! 000), [`parallel`] (seed 001), [`texel`] (Ataxx's fitted evaluation), [`spsa`] (Ataxx's
 //! search numbers tuned), [`overrun`] (time safety), [`dots_solver`] and [`nogo_solver`]
-//! (the endgame solvers on logged games), [`nogo_regions`] (how far NoGo positions split into
+//! (the endgame solvers on logged games), [`dots_value`] (a learned Pencil value beside the
+//! playouts), [`nogo_regions`] (how far NoGo positions split into
 //! independent regions), [`nogo_value`] (a learned NoGo value fitted to
 //! logged games' winners), [`figures`] (every SVG in docs/figures from its CSV), and [`standings`] (docs/strength.md
 //! and the README's standings from the match log, [`elo_log`]).
 
 pub mod dots_solver;
+pub mod dots_value;
 pub mod elo_log;
 pub mod figures;
 pub mod in_process;

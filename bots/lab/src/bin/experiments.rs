@@ -38,6 +38,11 @@
 //! undrawn edges (real middle games, unlike the bench's random ones); the exact value, or
 //! with `--verdict` what the bot asks (a winning move, else the smallest loss).
 //!
+//! `experiments dots-value-data --log GAMES.jsonl [--roots 44,46,48,50,52] [--at 36] --out FILE`,
+//! then `experiments dots-value-fit --data FILE [--hidden 64] [--epochs 30]`: a learned Pencil
+//! value trained on positions the solver values exactly, against the playouts' own judgement
+//! on games it never saw (`lab::dots_value`).
+//!
 //! `experiments nogo-perfect --log GAMES.jsonl [--plies 52,54] [--iterations N | --ms 900]
 //! [--variant FEATURES]... [--cap-s 10]`: on logged NoGo positions, the proof search's
 //! verdict, then on the won ones each variant's answer and whether it keeps the win.
@@ -62,6 +67,7 @@ use botzone_games::engines::Without;
 use botzone_games::search::{Budget, Deadline};
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_judges, dots_perfect, dots_solver, EngineChoice};
+use lab::dots_value::{dots_value_data, dots_value_fit};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
 use lab::nogo_solver::{nogo_carry, nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
 use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
@@ -255,6 +261,49 @@ enum Command {
         /// so that judges compared one after another solve each position once.
         #[arg(long)]
         verdicts: Option<std::path::PathBuf>,
+    },
+    /// Pencil examples for a learned value: logged positions at `roots` undrawn edges, played
+    /// on by playout moves to a quiet position with `at` undrawn or fewer, valued exactly by
+    /// the solver, with the share of the bot's playouts the side to move wins there.
+    DotsValueData {
+        /// Arena logs (`arena dots --log`); repeat for more positions.
+        #[arg(long, required = true)]
+        log: Vec<std::path::PathBuf>,
+        #[arg(long, default_value = "44,46,48,50,52", value_delimiter = ',')]
+        roots: Vec<u32>,
+        #[arg(long, default_value_t = 36)]
+        at: u32,
+        /// Descents from each logged position.
+        #[arg(long, default_value_t = 4)]
+        per_root: usize,
+        /// Time allowed for each value, in seconds (positions beyond it are left out).
+        #[arg(long, default_value_t = 2.0)]
+        cap_s: f64,
+        /// The bot's playouts from each example, for the share it wins.
+        #[arg(long, default_value_t = 64)]
+        playouts: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Trains a small network on `dots-value-data` examples (four games in five) and compares
+    /// its calls of the winner with the playouts' on the fifth.
+    DotsValueFit {
+        #[arg(long)]
+        data: std::path::PathBuf,
+        #[arg(long, default_value_t = 64)]
+        hidden: usize,
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// What the network learns: `margin` (the boxes still to come) or `win` (the winner,
+        /// the margin so far an input).
+        #[arg(long, default_value = "margin", value_parser = ["margin", "win"])]
+        target: String,
     },
     /// The NoGo endgame proof search on positions from logged arena games.
     NogoSolver {
@@ -503,6 +552,12 @@ fn main() {
                 None => Budget::iterations(iterations),
             };
             dots_judges(&log, &undrawn, cap_s, &mcts_budget, game_nodes, verdicts.as_deref())
+        }
+        Command::DotsValueData { log, roots, at, per_root, cap_s, playouts, seed, out } => {
+            dots_value_data(&log, &roots, at, per_root, cap_s, playouts, seed, &out)
+        }
+        Command::DotsValueFit { data, hidden, epochs, lr, seed, target } => {
+            dots_value_fit(&data, hidden, epochs, lr, seed, target == "win")
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
