@@ -480,6 +480,142 @@ pub fn dots_value_fit(data: &Path, hidden: usize, epochs: usize, lr: f32, seed: 
     Ok(())
 }
 
+/// The safe edges of quiet `p`: undrawn edges that leave no box with three sides drawn.
+fn safe_edges(p: &Position) -> u64 {
+    dots::edges_in(!p.edge_word() & ((1u64 << 60) - 1))
+        .filter(|&e| p.sides_after_hint(e) == 0)
+        .fold(0, |m, e| m | 1 << e)
+}
+
+/// The safe-edge game (who draws the last safe edge; the other must then hand boxes over):
+/// a winning safe edge for the side to move, `Some(None)` if every one loses, `None` past
+/// `cap` nodes. Memoised on the edges.
+fn safe_game_move(
+    p: &Position,
+    memo: &mut std::collections::HashMap<u64, bool>,
+    nodes: &mut u64,
+    cap: u64,
+) -> Option<Option<dots::Edge>> {
+    for e in dots::edges_in(safe_edges(p)) {
+        let mut child = *p;
+        child.play(e);
+        if !safe_game_won(&child, memo, nodes, cap)? {
+            return Some(Some(e));
+        }
+    }
+    Some(None)
+}
+
+fn safe_game_won(
+    p: &Position,
+    memo: &mut std::collections::HashMap<u64, bool>,
+    nodes: &mut u64,
+    cap: u64,
+) -> Option<bool> {
+    if let Some(&won) = memo.get(&p.edge_word()) {
+        return Some(won);
+    }
+    *nodes += 1;
+    if *nodes > cap {
+        return None;
+    }
+    let won = safe_game_move(p, memo, nodes, cap)?.is_some();
+    memo.insert(p.edge_word(), won);
+    Some(won)
+}
+
+/// A playout as the bot's ([`dots::eval::safe_edge_playout`] with the solver's exact
+/// endings from 28 undrawn edges), except that once at most `safe_game_from` safe edges
+/// are left, a safe edge that wins the safe-edge game is drawn where one is found. Returns
+/// whether the side to move in `p`, `margin` boxes up so far, won. (`p` may be rebuilt
+/// from its edges, so its own box counts are not the game's: only what they gain counts.)
+/// What a playout variant changes: the safe-edge game played exactly from this many safe
+/// edges (0: never), and the solver's exact endings asked from this many undrawn edges
+/// within this many nodes (the bot: 28 and 4,096).
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutVariant {
+    pub safe_game_from: u32,
+    pub exact_from: u32,
+    pub exact_nodes: u64,
+}
+
+fn variant_playout(
+    mut p: Position,
+    margin: i32,
+    v: PlayoutVariant,
+    solver: &mut Solver,
+    rng: &mut fastrand::Rng,
+) -> bool {
+    use dots::eval::{quiet_playout_move, QuietStep};
+    let mover = p.to_move();
+    let before = dots::eval::margin(&p, mover);
+    let mut moves = Vec::with_capacity(60);
+    let mut memo = std::collections::HashMap::new();
+    // The mover's final margin once the side to move in `q` gets `future` more boxes than
+    // the other from here on.
+    let final_margin = |q: &Position, future: i32| {
+        let future = if q.to_move() == mover { future } else { -future };
+        margin + dots::eval::margin(q, mover) - before + future
+    };
+    loop {
+        if let Some(capture) = p.capture() {
+            p.play(capture.take());
+            continue;
+        }
+        p.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return final_margin(&p, 0) > 0;
+        }
+        let safe = safe_edges(&p);
+        if safe != 0 && safe.count_ones() <= v.safe_game_from {
+            let mut nodes = 0;
+            if let Some(Some(e)) = safe_game_move(&p, &mut memo, &mut nodes, 20_000) {
+                p.play(e);
+                continue;
+            }
+        }
+        let e = match quiet_playout_move(&p, &moves, rng) {
+            QuietStep::Draw { edge, safe: true } => edge,
+            QuietStep::Draw { edge, safe: false } => {
+                if 60 - p.drawn_count() <= v.exact_from {
+                    if let Some(future) = solver.value(&p, &Budget::iterations(v.exact_nodes)) {
+                        return final_margin(&p, future) > 0;
+                    }
+                }
+                edge
+            }
+            QuietStep::Loony(parts) => return final_margin(&p, dots::loony_value(&parts)) > 0,
+        };
+        p.play(e);
+    }
+}
+
+/// `experiments dots-value-judge`: the calls of `playouts` playouts of a variant on every
+/// example (no training: all of them are judged), beside the bot's playouts' share stored
+/// with the examples.
+pub fn dots_value_judge(data: &Path, playouts: usize, v: PlayoutVariant, seed: u64) -> Result<(), String> {
+    let examples = read_examples(data)?;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut solver = Solver::new(18);
+    let start = Instant::now();
+    let (mut stored, mut variant) = (Calls::default(), Calls::default());
+    let mut shares = Vec::with_capacity(examples.len());
+    for e in &examples {
+        let p = position_of(e.edges);
+        let wins = (0..playouts).filter(|_| variant_playout(p, e.margin, v, &mut solver, &mut rng)).count();
+        let share = wins as f32 / playouts.max(1) as f32;
+        shares.push(share);
+        variant.add(share, e.won());
+        stored.add(e.playout_share, e.won());
+    }
+    let won: Vec<bool> = examples.iter().map(|e| e.won()).collect();
+    let stored_shares: Vec<f32> = examples.iter().map(|e| e.playout_share).collect();
+    println!("{} examples, {playouts} playouts each, {:.0} s", examples.len(), start.elapsed().as_secs_f64());
+    println!("  {}, AUC {:.3}", stored.show("the bot's playouts (stored)"), auc(&stored_shares, &won));
+    println!("  {}, AUC {:.3}", variant.show(&format!("{v:?}")), auc(&shares, &won));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

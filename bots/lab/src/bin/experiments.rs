@@ -67,7 +67,7 @@ use botzone_games::engines::Without;
 use botzone_games::search::{Budget, Deadline};
 use clap::{Parser, Subcommand};
 use lab::dots_solver::{dots_judges, dots_perfect, dots_solver, EngineChoice};
-use lab::dots_value::{dots_value_data, dots_value_fit};
+use lab::dots_value::{dots_value_data, dots_value_fit, dots_value_judge, PlayoutVariant};
 use lab::mmcts::{connect4_against_uct, paper_grid, PerMove};
 use lab::nogo_solver::{nogo_carry, nogo_count_fit, nogo_judges, nogo_perfect, nogo_solver, nogo_trace};
 use lab::nogo_value::{nogo_value_fit, VALUE_SCALE};
@@ -304,6 +304,24 @@ enum Command {
         /// the margin so far an input).
         #[arg(long, default_value = "margin", value_parser = ["margin", "win"])]
         target: String,
+    },
+    /// The calls of a playout variant on `dots-value-data` examples, beside the bot's playouts'.
+    DotsValueJudge {
+        #[arg(long)]
+        data: std::path::PathBuf,
+        #[arg(long, default_value_t = 64)]
+        playouts: usize,
+        /// Play the safe-edge game exactly once at most this many safe edges are left (0: never).
+        #[arg(long, default_value_t = 0)]
+        safe_game_from: u32,
+        /// The solver's exact endings from this many undrawn edges (the bot: 28).
+        #[arg(long, default_value_t = 28)]
+        exact_from: u32,
+        /// Nodes each exact ending may search (the bot: 4,096).
+        #[arg(long, default_value_t = 4096)]
+        exact_nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// The NoGo endgame proof search on positions from logged arena games.
     NogoSolver {
@@ -558,6 +576,10 @@ fn main() {
         }
         Command::DotsValueFit { data, hidden, epochs, lr, seed, target } => {
             dots_value_fit(&data, hidden, epochs, lr, seed, target == "win")
+        }
+        Command::DotsValueJudge { data, playouts, safe_game_from, exact_from, exact_nodes, seed } => {
+            let variant = PlayoutVariant { safe_game_from, exact_from, exact_nodes };
+            dots_value_judge(&data, playouts, variant, seed)
         }
         Command::NogoSolver { log, plies, cap_s, nodes, each, alpha_beta } => {
             nogo_solver(&log, &plies, cap_s, nodes, each, alpha_beta)
