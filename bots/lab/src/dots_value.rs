@@ -663,6 +663,66 @@ mod tests {
         assert_eq!(segments(&p), vec![(4, true)]);
     }
 
+    /// Whether the side to move draws the last safe edge, by plain recursion.
+    fn naive_safe_win(p: &Position) -> bool {
+        dots::edges_in(safe_edges(p)).any(|e| {
+            let mut child = *p;
+            child.play(e);
+            !naive_safe_win(&child)
+        })
+    }
+
+    #[test]
+    fn the_safe_game_move_wins_the_safe_game() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let (mut checked, mut winning) = (0, 0);
+        for _ in 0..300 {
+            let Some(mut q) = descend(Position::start(), 36, &mut rng) else { continue };
+            // Random safe edges on, down to at most 9 safe edges (some games not that far).
+            let stop = rng.u32(0..10);
+            while safe_edges(&q).count_ones() > stop {
+                let safe: Vec<_> = dots::edges_in(safe_edges(&q)).collect();
+                q.play(safe[rng.usize(..safe.len())]);
+            }
+            let mut memo = std::collections::HashMap::new();
+            let found = safe_game_move(&q, &mut memo, &mut 0, u64::MAX).expect("no cap");
+            assert_eq!(found.is_some(), naive_safe_win(&q));
+            if let Some(e) = found {
+                let mut child = q;
+                child.play(e);
+                assert!(!naive_safe_win(&child));
+                winning += 1;
+            }
+            checked += 1;
+        }
+        assert!(checked > 50 && winning > 0 && winning < checked, "{checked} positions, {winning} won");
+    }
+
+    #[test]
+    fn a_playout_with_no_safe_edge_left_ends_in_the_exact_result() {
+        let mut rng = fastrand::Rng::with_seed(12);
+        let mut solver = Solver::new(16);
+        let exact = PlayoutVariant { safe_game_from: 0, exact_from: 60, exact_nodes: 1 << 30 };
+        let mut checked = 0;
+        for _ in 0..400 {
+            let Some(mut q) = descend(Position::start(), 36, &mut rng) else { continue };
+            // Play random safe edges on until none is left.
+            while safe_edges(&q) != 0 {
+                let safe: Vec<_> = dots::edges_in(safe_edges(&q)).collect();
+                q.play(safe[rng.usize(..safe.len())]);
+            }
+            if q.capture().is_some() || q.drawn_count() == 60 {
+                continue;
+            }
+            let value = solver.value(&q, &Budget::iterations(u64::MAX)).expect("no cap");
+            let margin = rng.i32(-3..=3);
+            let won = variant_playout(q, margin, exact, &mut solver, &mut rng);
+            assert_eq!(won, margin + value > 0);
+            checked += 1;
+        }
+        assert!(checked > 50, "{checked}");
+    }
+
     #[test]
     fn features_mark_edges_and_box_sides() {
         let p = position_of(0b1);
