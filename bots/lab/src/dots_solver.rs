@@ -145,7 +145,7 @@ pub fn dots_perfect(
 /// A win-or-lose game over Pencil positions where the side left without a move loses:
 /// whether the side to move in `p` wins, the positions each move leads to given by `next`
 /// (each with the opponent to move), or `None` past `node_cap` nodes. Memoised on the edges.
-fn last_mover_wins(
+pub(crate) fn last_mover_wins(
     p: &dots::Position,
     next: &dyn Fn(&dots::Position) -> Vec<dots::Position>,
     memo: &mut std::collections::HashMap<u64, bool>,
@@ -175,19 +175,27 @@ fn last_mover_wins(
 /// over, the loser of the fight for control if nobody sacrificed. Whether the side to move
 /// draws the last safe edge, or `None` past `node_cap` nodes.
 pub fn safe_game_winner(p: &dots::Position, node_cap: u64) -> (Option<bool>, u64) {
-    let next = |p: &dots::Position| {
-        let mut moves = Vec::new();
-        p.legal_moves(&mut moves);
-        let safe = moves.into_iter().filter(|&e| p.sides_after_hint(e) == 0);
-        safe.map(|e| {
+    let mut nodes = 0;
+    (last_mover_wins(p, &safe_children, &mut Default::default(), &mut nodes, node_cap), nodes)
+}
+
+/// The safe edges of `p` (no box can be taken): undrawn edges that leave no box with three
+/// sides drawn, one bit per edge.
+pub(crate) fn safe_edges(p: &dots::Position) -> u64 {
+    dots::edges_in(!p.edge_word() & ((1u64 << dots::EDGES) - 1))
+        .filter(|&e| p.sides_after_hint(e) == 0)
+        .fold(0, |mask, e| mask | 1 << e)
+}
+
+/// The safe-edge game's moves from `p`: the position after each safe edge.
+pub(crate) fn safe_children(p: &dots::Position) -> Vec<dots::Position> {
+    dots::edges_in(safe_edges(p))
+        .map(|e| {
             let mut child = *p;
             child.play(e);
             child
         })
         .collect()
-    };
-    let mut nodes = 0;
-    (last_mover_wins(p, &next, &mut Default::default(), &mut nodes, node_cap), nodes)
 }
 
 /// The Nimstring game of `p` (no box can be taken): as Dots-and-Boxes, but a move that lets

@@ -16,6 +16,7 @@
 //! the playouts 0.67; docs/lab/dots-search-and-dabble.md, "Issue #106, fourth session"),
 //! so the bot does not use it.
 
+use crate::dots_solver::{last_mover_wins, safe_children, safe_edges};
 use crate::logged::logged_games;
 use botzone_games::botzone::BotzoneGame;
 use botzone_games::dots::{self, Position};
@@ -80,7 +81,6 @@ fn position_of(edges: u64) -> Position {
 /// undrawn edges; `None` if the game reaches a position with no safe edge first (the
 /// playout's own exact values take over there, so no value is needed).
 fn descend(mut p: Position, at: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut moves = Vec::new();
     loop {
         if let Some(capture) = p.capture() {
             p.play(capture.take());
@@ -89,8 +89,7 @@ fn descend(mut p: Position, at: u32, rng: &mut fastrand::Rng) -> Option<Position
         if 60 - p.drawn_count() <= at {
             return Some(p);
         }
-        p.legal_moves(&mut moves);
-        let safe: Vec<dots::Edge> = moves.iter().copied().filter(|&e| p.sides_after_hint(e) == 0).collect();
+        let safe: Vec<dots::Edge> = dots::edges_in(safe_edges(&p)).collect();
         if safe.is_empty() {
             return None;
         }
@@ -220,14 +219,11 @@ fn segments(p: &Position) -> Vec<(u32, bool)> {
 
 pub fn features(p: &Position) -> Vec<f32> {
     let mut x = vec![0.0f32; INPUTS];
-    let mut safe = 0;
-    for e in 0..60u8 {
-        if p.is_drawn(e) {
-            x[e as usize] = 1.0;
-        } else if p.sides_after_hint(e) == 0 && p.boxes_completed_by(e) == 0 {
-            safe += 1;
-        }
+    for e in dots::edges_in(p.edge_word()) {
+        x[e as usize] = 1.0;
     }
+    // The examples are quiet (no box with three sides), so a safe edge completes none.
+    let safe = safe_edges(p).count_ones() as usize;
     let counts = p.side_counts();
     for n in 0..4 {
         let boxes = counts.boxes_with(n) & p.untaken_boxes();
@@ -480,13 +476,6 @@ pub fn dots_value_fit(data: &Path, hidden: usize, epochs: usize, lr: f32, seed: 
     Ok(())
 }
 
-/// The safe edges of quiet `p`: undrawn edges that leave no box with three sides drawn.
-fn safe_edges(p: &Position) -> u64 {
-    dots::edges_in(!p.edge_word() & ((1u64 << 60) - 1))
-        .filter(|&e| p.sides_after_hint(e) == 0)
-        .fold(0, |m, e| m | 1 << e)
-}
-
 /// The safe-edge game (who draws the last safe edge; the other must then hand boxes over):
 /// a winning safe edge for the side to move, `Some(None)` if every one loses, `None` past
 /// `cap` nodes. Memoised on the edges.
@@ -499,29 +488,11 @@ fn safe_game_move(
     for e in dots::edges_in(safe_edges(p)) {
         let mut child = *p;
         child.play(e);
-        if !safe_game_won(&child, memo, nodes, cap)? {
+        if !last_mover_wins(&child, &safe_children, memo, nodes, cap)? {
             return Some(Some(e));
         }
     }
     Some(None)
-}
-
-fn safe_game_won(
-    p: &Position,
-    memo: &mut std::collections::HashMap<u64, bool>,
-    nodes: &mut u64,
-    cap: u64,
-) -> Option<bool> {
-    if let Some(&won) = memo.get(&p.edge_word()) {
-        return Some(won);
-    }
-    *nodes += 1;
-    if *nodes > cap {
-        return None;
-    }
-    let won = safe_game_move(p, memo, nodes, cap)?.is_some();
-    memo.insert(p.edge_word(), won);
-    Some(won)
 }
 
 /// A playout as the bot's ([`dots::eval::safe_edge_playout`] with the solver's exact
