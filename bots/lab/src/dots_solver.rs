@@ -23,8 +23,10 @@ pub fn dots_solver(
     use botzone_games::engines::dots::solver::Solver;
     for &n in undrawn {
         let mut tally = SolverTally::default();
-        // With --verdict: the positions found won, and those found lost.
+        // With --verdict: the positions found won, and those found lost; and those whose
+        // loss was proved (every move refuted) but whose smallest loss was not found in time.
         let (mut won, mut lost) = (SolverTally::default(), SolverTally::default());
+        let mut lost_margin_unknown = 0;
         for (log_line, p, _) in &logged_dots_lines(log, n)? {
             let mut solver = Solver::new(table_bits);
             let start = Instant::now();
@@ -36,11 +38,14 @@ pub fn dots_solver(
                 if let Some(solved) = solved {
                     let side = if solved.winning { &mut won } else { &mut lost };
                     side.add(start.elapsed().as_secs_f64(), solver.nodes(), true);
+                } else if solver.proved_lost() {
+                    lost_margin_unknown += 1;
                 }
                 if each {
                     let verdict = match solved {
                         Some(s) if s.winning => "wins",
                         Some(_) => "loses",
+                        None if solver.proved_lost() => "loses (the smallest loss unfinished)",
                         None => "unknown",
                     };
                     let (mover, secs) = (p.to_move(), start.elapsed().as_secs_f64());
@@ -64,6 +69,10 @@ pub fn dots_solver(
         if verdict {
             won.print("  of which won (a winning move found)", &limit);
             lost.print("  of which lost (every move refuted, the smallest loss found)", &limit);
+            println!(
+                "  not counted above: {lost_margin_unknown} proved lost (every move refuted), the smallest loss \
+                 unfinished"
+            );
         }
     }
     Ok(())

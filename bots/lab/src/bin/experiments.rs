@@ -36,7 +36,8 @@
 //! `experiments dots-solver --log GAMES.jsonl [--undrawn 36,38,40] [--cap-s 20] [--each] [--verdict]`:
 //! the Pencil solver's time and nodes on the positions of logged arena games with that many
 //! undrawn edges (real middle games, unlike the bench's random ones); the exact value, or
-//! with `--verdict` what the bot asks (a winning move, else the smallest loss).
+//! with `--verdict` what the bot asks (a winning move, else the smallest loss; a loss
+//! proved by refuting every move but whose smallest loss ran out of time is counted apart).
 //!
 //! `experiments dots-value-data --log GAMES.jsonl [--roots 44,46,48,50,52] [--at 36] --out FILE`,
 //! then `experiments dots-value-fit --data FILE [--hidden 64] [--epochs 30]`: a learned Pencil
