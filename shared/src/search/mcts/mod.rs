@@ -215,6 +215,10 @@ impl Node {
     }
 }
 
+/// The most children whose scores [`Tree::select`] buffers on the stack (NoGo has 81
+/// points at most); a node with more takes the general path.
+const MAX_BUFFERED_CHILDREN: usize = 128;
+
 /// The nodes, and beside them, by the same index, each node's move (`None` at the root) and
 /// AMAF counts: the AMAF update, which reads every child's move of each node on a
 /// simulation's path, touches only these two arrays.
@@ -299,6 +303,16 @@ impl<G: Game> Tree<G> {
     }
 
     fn select(&self, node: usize, cfg: &MctsConfig, c: f64) -> usize {
+        if let Some(Rave::Counts { prior }) = cfg.rave {
+            if prior > 0.0 && self.knowledge.is_empty() {
+                return self.select_by_counts(node, cfg, prior, c);
+            }
+        }
+        self.select_any(node, cfg, c)
+    }
+
+    /// [`Tree::select`] for every configuration.
+    fn select_any(&self, node: usize, cfg: &MctsConfig, c: f64) -> usize {
         let n = &self.nodes[node];
         let log_n = f64::from(n.visits.max(1)).ln();
         let mut best = usize::MAX;
@@ -352,6 +366,60 @@ impl<G: Game> Tree<G> {
         } else {
             best
         }
+    }
+
+    /// [`Tree::select`] for count-weighted RAVE without knowledge (NoGo's `mcts`), where it
+    /// is the search's hottest loop (33% of a search's time in f64, child by child): the
+    /// same score in f32, every child's at once into a buffer (no branch, no chain from one
+    /// child to the next, so the compiler vectorizes it), then the first highest. A proved
+    /// win scores +inf (taken at once, as the first one was), a proved loss -inf (skipped).
+    /// 21% of the time then, and 11% less time for the same search (docs/lab/nogo-search.md).
+    fn select_by_counts(&self, node: usize, cfg: &MctsConfig, prior: f32, c: f64) -> usize {
+        let n = &self.nodes[node];
+        let c_log = c as f32 * (n.visits.max(1) as f32).ln().sqrt();
+        let half_prior = 0.5 * prior;
+        let range = n.children();
+        if range.len() > MAX_BUFFERED_CHILDREN {
+            return self.select_any(node, cfg, c);
+        }
+        // The children's counts copied out of the nodes first, so that the arithmetic runs
+        // on plain arrays, four or eight children at a time.
+        let mut visits = [0f32; MAX_BUFFERED_CHILDREN];
+        let mut sums = [0f32; MAX_BUFFERED_CHILDREN];
+        let mut amaf_visits = [0f32; MAX_BUFFERED_CHILDREN];
+        let mut proofs = [0f32; MAX_BUFFERED_CHILDREN];
+        let nodes = &self.nodes[range.clone()];
+        let amafs = &self.amaf[range.clone()];
+        for (j, (child, amaf)) in nodes.iter().zip(amafs).enumerate() {
+            visits[j] = child.visits as f32;
+            sums[j] = child.reward + amaf.reward;
+            amaf_visits[j] = amaf.visits as f32;
+            proofs[j] = match child.proof {
+                Proof::Unknown => 0.0,
+                Proof::Win => f32::INFINITY,
+                Proof::Loss => f32::NEG_INFINITY,
+            };
+        }
+        let mut scores = [0f32; MAX_BUFFERED_CHILDREN];
+        let scores = &mut scores[..range.len()];
+        let counts = visits.iter().zip(&sums).zip(&amaf_visits).zip(&proofs);
+        for (score, (((&visits, &sum), &amaf_visits), &proof)) in scores.iter_mut().zip(counts) {
+            // The prior's virtual draws keep the denominator positive.
+            let value = (sum + half_prior + c_log * visits.sqrt()) / (visits + amaf_visits + prior);
+            *score = if proof == 0.0 { value } else { proof };
+        }
+        let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        if top == f32::NEG_INFINITY {
+            // Every child proved lost: the most visited (the first of those).
+            let mut fallback = range.start;
+            for i in range {
+                if self.nodes[i].visits > self.nodes[fallback].visits {
+                    fallback = i;
+                }
+            }
+            return fallback;
+        }
+        range.start + scores.iter().position(|&s| s == top).expect("the maximum is one of them")
     }
 
     /// Re-derives `node`'s proof from its children's. Returns whether it changed.
@@ -794,6 +862,57 @@ mod tests {
             let p = tree.mv(i);
             assert_eq!((tree.amaf[i].visits, tree.amaf[i].reward), (u32::from(p), 0.25 * f32::from(p)), "point {p}");
         }
+    }
+
+    #[test]
+    fn the_fast_count_weighted_selection_picks_what_the_general_one_does() {
+        let start = crate::nogo::Position::start();
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        let config = MctsConfig { rave: Some(Rave::Counts { prior: 20.0 }), ..MctsConfig::UCT };
+        let mut rng = fastrand::Rng::with_seed(5);
+        let (mut agreed, mut proofs) = (0, 0);
+        for round in 0..400 {
+            let mut tree = Tree::new(&start, false, 100);
+            tree.expand(0, &start, &moves, &RandomPlayouts, &mut rng);
+            let mut total = 0;
+            for i in tree.nodes[0].children() {
+                let visits = rng.u32(0..5_000);
+                tree.nodes[i].visits = visits;
+                tree.nodes[i].reward = rng.u32(0..=visits) as f32;
+                let amaf = rng.u32(0..20_000);
+                tree.amaf[i] = Amaf { visits: amaf, reward: rng.u32(0..=amaf) as f32 };
+                // Some rounds prove children, lost or (rarely) won, or all of them lost.
+                tree.nodes[i].proof = match (round % 4, rng.u8(0..40)) {
+                    (1, 0) => Proof::Win,
+                    (1, 1..=9) | (3, _) => Proof::Loss,
+                    _ => Proof::Unknown,
+                };
+                proofs += usize::from(tree.nodes[i].proof != Proof::Unknown);
+                total += visits;
+            }
+            tree.nodes[0].visits = total;
+            let fast = tree.select(0, &config, 0.25);
+            let general = tree.select_any(0, &config, 0.25);
+            // Scores within f32's rounding of each other may order either way.
+            let score = |i: usize| {
+                let (n, a) = (&tree.nodes[i], &tree.amaf[i]);
+                let visits = f64::from(n.visits);
+                let log_n = f64::from(total.max(1)).ln();
+                (f64::from(n.reward) + f64::from(a.reward) + 10.0 + 0.25 * (visits * log_n).sqrt())
+                    / (visits + f64::from(a.visits) + 20.0)
+            };
+            let (fast_proof, general_proof) = (tree.nodes[fast].proof, tree.nodes[general].proof);
+            assert_eq!(fast_proof, general_proof, "round {round}");
+            if fast == general {
+                agreed += 1;
+            } else {
+                assert_eq!(fast_proof, Proof::Unknown, "round {round}: proved children are picked alike");
+                assert!((score(fast) - score(general)).abs() < 1e-5, "round {round}: {fast} against {general}");
+            }
+        }
+        assert!(agreed >= 390, "only {agreed} of 400 agree");
+        assert!(proofs > 1000, "proved children tested ({proofs})");
     }
 
     /// Compares the subtree at `o` in `old` with the one at `n` in `new`, node by node in
