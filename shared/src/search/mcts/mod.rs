@@ -376,12 +376,12 @@ impl<G: Game> Tree<G> {
     /// 21% of the time then, and 11% less time for the same search (docs/lab/nogo-search.md).
     fn select_by_counts(&self, node: usize, cfg: &MctsConfig, prior: f32, c: f64) -> usize {
         let n = &self.nodes[node];
-        let c_log = c as f32 * (n.visits.max(1) as f32).ln().sqrt();
-        let half_prior = 0.5 * prior;
         let range = n.children();
         if range.len() > MAX_BUFFERED_CHILDREN {
             return self.select_any(node, cfg, c);
         }
+        let c_log = c as f32 * (n.visits.max(1) as f32).ln().sqrt();
+        let half_prior = 0.5 * prior;
         // The children's counts copied out of the nodes first, so that the arithmetic runs
         // on plain arrays, four or eight children at a time.
         let mut visits = [0f32; MAX_BUFFERED_CHILDREN];
@@ -410,14 +410,8 @@ impl<G: Game> Tree<G> {
         }
         let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         if top == f32::NEG_INFINITY {
-            // Every child proved lost: the most visited (the first of those).
-            let mut fallback = range.start;
-            for i in range {
-                if self.nodes[i].visits > self.nodes[fallback].visits {
-                    fallback = i;
-                }
-            }
-            return fallback;
+            // Every child proved lost (rare): the general path's choice among them.
+            return self.select_any(node, cfg, c);
         }
         range.start + scores.iter().position(|&s| s == top).expect("the maximum is one of them")
     }
