@@ -193,22 +193,6 @@ fn spawn(argv: &[String]) -> Result<Child, Fault> {
 }
 
 fn start(mut command: Command, argv: &[String]) -> Result<Child, Fault> {
-    // A bot dies with the judge thread that started it: a judge stopped by a signal left
-    // engines behind that spun on their closed input (a UAI engine took 60% of a core for
-    // a quarter of an hour, halving the speed of the next match on that core, 2026-12-08).
-    // Every bot is started by the thread that plays its game and lives no longer than it.
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: the closure runs in the child between fork and exec, and only asks the
-        // kernel (prctl, async-signal-safe) for a signal on the parent thread's death.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-    }
     command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -595,22 +579,6 @@ pub fn clip(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_bot_does_not_outlive_the_judge_thread_that_started_it() {
-        let started = std::thread::spawn(|| spawn(&["sleep".to_string(), "30".to_string()]));
-        let mut child = started.join().expect("the starting thread").expect("sleep starts");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = child.try_wait().expect("the child's status") {
-                assert!(!status.success(), "killed, not finished: {status}");
-                break;
-            }
-            assert!(Instant::now() < deadline, "the bot outlived the thread that started it");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
 
     #[test]
     fn the_host_is_its_cpu_model_and_the_instruction_sets_that_change_speed() {
